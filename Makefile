@@ -1,0 +1,42 @@
+.DEFAULT_GOAL := help
+PYTHON ?= python3
+
+.PHONY: help
+help: ## Show this help
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  %-12s %s\n", $$1, $$2}'
+
+.PHONY: build-dev
+build-dev: ## Build the extension in place (editable install, release profile)
+	@rm -f python/veletas/*.so
+	$(PYTHON) -m pip install -q -e ".[test]" --config-settings=build-args="--profile release"
+
+.PHONY: test
+test: ## Run the test suite (fast profile)
+	$(PYTHON) -m pytest
+
+.PHONY: test-slow
+test-slow: ## Run the slow tests: long random games, the slow Hypothesis profile
+	VELETAS_HYPOTHESIS_PROFILE=slow $(PYTHON) -m pytest -m slow
+
+.PHONY: lint
+lint: ## ruff, rustfmt and clippy
+	ruff check python tests benches
+	ruff format --check python tests benches
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets -- -D warnings
+	cargo clippy --workspace --all-targets --features python -- -D warnings
+
+.PHONY: format
+format: ## Format Python and Rust code
+	ruff format python tests benches
+	ruff check --fix python tests benches
+	cargo fmt --all
+
+.PHONY: bench
+bench: ## Run the benchmarks (ratios measured in one run)
+	$(PYTHON) -m pytest benches --benchmark-enable --benchmark-group-by=group -p no:randomly
+	cargo bench --workspace
+
+.PHONY: ci
+ci: ## What CI runs, on this checkout
+	bash .ci/run

@@ -1,0 +1,17 @@
+"""The pure-Python reference engine: a plain, readable reading of the rules.
+
+It is the oracle the native core is tested against, and it runs anywhere
+without the extension.
+
+>>> from veletas.reference import Board
+>>> board = Board(variant="small")
+>>> board.perft(1)
+25
+"""
+
+from __future__ import annotations
+
+from veletas.reference.board import Board, LegalMoves
+from veletas.reference.move import Move
+
+__all__ = ["Board", "LegalMoves", "Move"]

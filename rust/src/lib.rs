@@ -1,0 +1,18 @@
+//! A fast rules engine for the board game Veletas.
+//!
+//! - [`veletas`]: the rules on bitboards (positions, legal moves, position
+//!   strings, perft, the micro-decision encoding), with no Python dependency.
+//! - [`game`]: what playouts and search need of a game, so that they serve
+//!   every game of the family.
+//! - [`rng`]: the random stream of playouts and bots.
+//!
+//! # Features
+//!
+//! - `python`: the `PyO3` bindings that make up the `veletas._veletas` extension module.
+
+pub mod game;
+pub mod rng;
+pub mod veletas;
+
+#[cfg(feature = "python")]
+mod py;

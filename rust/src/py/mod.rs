@@ -1,0 +1,31 @@
+//! The Python bindings: the only module that uses pyo3.
+//!
+//! Each exposed type has its own file; they extract their inputs, call the
+//! core in [`crate::veletas`], and convert the results to the shared types of
+//! `veletas.base` and the exceptions of `veletas.errors`.
+
+mod base;
+mod board;
+mod error;
+mod legal_moves;
+mod moves;
+
+use pyo3::prelude::*;
+
+/// The native half of the `veletas` package: `Board`, `Move` and `LegalMoves`.
+#[pymodule(gil_used = false)]
+mod _veletas {
+    use pyo3::prelude::*;
+
+    #[pymodule_export]
+    use super::board::PyBoard;
+    #[pymodule_export]
+    use super::legal_moves::PyLegalMoves;
+    #[pymodule_export]
+    use super::moves::PyMove;
+
+    #[pymodule_init]
+    fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
+        m.add("__version__", env!("CARGO_PKG_VERSION"))
+    }
+}

@@ -1,0 +1,140 @@
+//! Claims: trapped shooters, orthogonal groups, and who claims (RULES.md section 4).
+
+use super::bitboard::Bitboard;
+use super::color::Color;
+use super::lines;
+use super::square::Square;
+
+/// Whether the shooter on `square` is trapped: no empty square along its
+/// lines. An empty neighbour settles it at once; only a shooter with every
+/// neighbour filled needs its lines walked.
+#[inline]
+pub fn is_trapped(square: Square, blockers: Bitboard, empty: Bitboard) -> bool {
+    (lines::neighbours(square) & empty).is_empty()
+        && lines::reach(square, blockers, empty).is_empty()
+}
+
+/// The orthogonally connected group of `stones` that contains `seed`.
+///
+/// # Examples
+///
+/// ```
+/// use _veletas::veletas::{Bitboard, Square, claims};
+///
+/// let stones: Bitboard = ["a1", "a2", "b2", "c3"].iter().map(|s| s.parse::<Square>().unwrap()).collect();
+/// assert_eq!(claims::group("a1".parse().unwrap(), stones).count(), 3);
+/// ```
+pub fn group(seed: Square, stones: Bitboard) -> Bitboard {
+    let mut group = Bitboard::from(seed) & stones;
+    loop {
+        let grown = group.orthogonal_fill() & stones;
+        if grown == group {
+            return group;
+        }
+        group = grown;
+    }
+}
+
+/// The size of the biggest group of `stones` orthogonally adjacent to
+/// `square`; 0 when none is.
+pub fn biggest_adjacent_group(square: Square, stones: Bitboard) -> u32 {
+    let mut seeds = Bitboard::from(square).orthogonal_fill() & stones;
+    let mut biggest = 0;
+    while let Some(seed) = seeds.first() {
+        let group = group(seed, stones);
+        biggest = biggest.max(group.count());
+        seeds = seeds - group;
+    }
+    biggest
+}
+
+/// Who claims the trapped shooter on `square` after `shooter` shot: the owner
+/// of the bigger adjacent group, or with none or equal sizes the opponent of
+/// `shooter`.
+pub fn claimant(square: Square, stones: [Bitboard; 2], shooter: Color) -> Color {
+    let black = biggest_adjacent_group(square, stones[Color::Black.index()]);
+    let white = biggest_adjacent_group(square, stones[Color::White.index()]);
+    match black.cmp(&white) {
+        core::cmp::Ordering::Greater => Color::Black,
+        core::cmp::Ordering::Less => Color::White,
+        core::cmp::Ordering::Equal => shooter.other(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(names: &[&str]) -> Bitboard {
+        names
+            .iter()
+            .map(|name| name.parse::<Square>().unwrap())
+            .collect()
+    }
+
+    fn sq(name: &str) -> Square {
+        name.parse().unwrap()
+    }
+
+    #[test]
+    fn groups_are_orthogonal() {
+        let stones = set(&["a1", "b2", "b1", "d1", "c2", "j10"]);
+        assert_eq!(group(sq("a1"), stones), set(&["a1", "b1", "b2", "c2"]));
+        assert_eq!(group(sq("d1"), stones), set(&["d1"]));
+        assert_eq!(group(sq("e5"), stones), Bitboard::EMPTY);
+        assert_eq!(biggest_adjacent_group(sq("c1"), stones), 4);
+        assert_eq!(biggest_adjacent_group(sq("e1"), stones), 1);
+        assert_eq!(
+            biggest_adjacent_group(sq("e2"), stones),
+            0,
+            "d1 is only diagonal"
+        );
+    }
+
+    #[test]
+    fn bigger_group_claims_ties_go_to_the_opponent() {
+        let black = set(&["a2", "a3"]);
+        let white = set(&["b1", "c1"]);
+        // Equal groups (2 and 2): the opponent of the shooter claims.
+        assert_eq!(
+            claimant(sq("a1"), [black, white], Color::White),
+            Color::Black
+        );
+        assert_eq!(
+            claimant(sq("a1"), [black, white], Color::Black),
+            Color::White
+        );
+        let white = set(&["b1", "c1", "d1"]);
+        assert_eq!(
+            claimant(sq("a1"), [black, white], Color::Black),
+            Color::White
+        );
+        let white = set(&["b1"]);
+        assert_eq!(
+            claimant(sq("a1"), [black, white], Color::White),
+            Color::Black
+        );
+        assert_eq!(
+            claimant(sq("e5"), [black, white], Color::White),
+            Color::Black
+        );
+        assert_eq!(
+            claimant(sq("e5"), [black, white], Color::Black),
+            Color::White
+        );
+    }
+
+    #[test]
+    fn trapped_needs_every_line_blocked() {
+        // A shooter on a1 with stones on a2, b1, b2 is trapped.
+        let stones = set(&["a2", "b1", "b2"]);
+        let empty = !stones - set(&["a1"]);
+        assert!(is_trapped(sq("a1"), stones, empty));
+        // With a shooter on b2 instead of a stone, the diagonal passes over it.
+        let stones = set(&["a2", "b1"]);
+        let empty = !stones - set(&["a1", "b2"]);
+        assert!(!is_trapped(sq("a1"), stones, empty));
+        // ... unless shooters block.
+        assert!(is_trapped(sq("a1"), stones | set(&["b2"]), empty));
+    }
+}

@@ -1,0 +1,64 @@
+//! Zobrist keys, generated at compile time, for position hashes.
+
+use super::color::Color;
+use super::position::{Phase, Piece};
+use super::square::Square;
+
+const fn splitmix64(state: u64) -> (u64, u64) {
+    let state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    (state, z ^ (z >> 31))
+}
+
+/// 5 pieces x 128 bit indices, then 3 phases, then White to act.
+const KEY_COUNT: usize = 5 * 128 + 3 + 1;
+
+static KEYS: [u64; KEY_COUNT] = {
+    let mut keys = [0; KEY_COUNT];
+    let mut state = 0x5645_4c45_5441_5321; // "VELETAS!"
+    let mut i = 0;
+    while i < KEY_COUNT {
+        let (next, key) = splitmix64(state);
+        state = next;
+        keys[i] = key;
+        i += 1;
+    }
+    keys
+};
+
+/// The key of `piece` standing on `square`.
+#[inline]
+pub fn piece(piece: Piece, square: Square) -> u64 {
+    KEYS[piece as usize * 128 + square.index()]
+}
+
+/// The key of the phase field.
+#[inline]
+pub fn phase(phase: Phase) -> u64 {
+    KEYS[5 * 128 + phase as usize]
+}
+
+/// The key of the turn field: White to act; Black's key is 0.
+#[inline]
+pub fn turn(color: Color) -> u64 {
+    match color {
+        Color::Black => 0,
+        Color::White => KEYS[5 * 128 + 3],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_distinct() {
+        let mut sorted = KEYS.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), KEY_COUNT);
+        assert!(KEYS.iter().all(|&key| key != 0));
+    }
+}
