@@ -4,6 +4,8 @@
 //! Playouts and the MCTS are written against [`Game`], not against one game's
 //! rules, so every game of the family that implements it gets them.
 
+use crate::rng::Rng;
+
 /// An action id: a decision of the game's action encoding.
 pub type Action = u16;
 
@@ -50,5 +52,20 @@ pub trait Game: Clone + Send + Sync {
     /// Whether the game is over: a winner, or no legal action.
     fn is_terminal(&self) -> bool {
         self.winner().is_some() || self.legal_actions().is_empty()
+    }
+}
+
+/// The decision of the "micro" policy: a uniform choice among the legal
+/// actions in ascending id order, drawn as `rng.below(len)`. `None` once
+/// the game is over.
+///
+/// This is the one definition that the batch playouts, the search's rollouts
+/// and a uniformly random agent over the action mask all follow.
+#[inline]
+pub fn random_action<G: Game>(state: &G, rng: &mut Rng) -> Option<Action> {
+    let actions = state.legal_actions();
+    match actions.len() {
+        0 => None,
+        n => actions.nth(rng.below(u64::from(n)) as u32),
     }
 }
