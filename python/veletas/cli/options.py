@@ -1,0 +1,64 @@
+"""Options that several commands share: the rules of the game and the start position."""
+
+from __future__ import annotations
+
+import argparse
+
+import veletas
+from veletas.base import SETUP_RULES, VARIANTS
+
+
+def add_rules(parser: argparse.ArgumentParser) -> None:
+    """The variant, custom size and shooter count, and the two rule options."""
+    group = parser.add_argument_group("rules")
+    group.add_argument(
+        "--variant",
+        choices=list(VARIANTS),
+        default="standard",
+        help="standard (10x10, 7 shooters), medium (9x9, 5) or small (7x7, 3); default standard",
+    )
+    group.add_argument("--size", type=int, help="custom board size N, 5 to 10")
+    group.add_argument("--shooters", type=int, help="custom shooter count K, odd and at least 3")
+    group.add_argument(
+        "--setup-rule",
+        choices=list(SETUP_RULES),
+        default="perimeter",
+        help="where setup may place shooters (default perimeter)",
+    )
+    group.add_argument(
+        "--shooters-block",
+        action="store_true",
+        help="shooters end lines like stones do (an older published rule)",
+    )
+
+
+def rules_kwargs(args: argparse.Namespace) -> dict:
+    """The keyword arguments of ``veletas.Board`` that :func:`add_rules` parsed."""
+    return {
+        "variant": args.variant,
+        "size": args.size,
+        "shooters": args.shooters,
+        "setup_rule": args.setup_rule,
+        "shooters_block": args.shooters_block,
+    }
+
+
+def board_from(args: argparse.Namespace, fen: str | None) -> veletas.Board:
+    """The board of ``fen`` (or the start position) under the parsed rules."""
+    return veletas.Board(fen, **rules_kwargs(args))
+
+
+def non_negative(text: str) -> int:
+    """An argparse type: an int of 0 or more."""
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
+    return value
+
+
+def positive(text: str) -> int:
+    """An argparse type: an int of 1 or more."""
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value

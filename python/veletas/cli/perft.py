@@ -1,0 +1,40 @@
+"""``veletas perft``: count move sequences from a position, optionally per first move."""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import veletas
+from veletas.cli import options
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "perft",
+        help="count the move sequences of a given length (move generator check)",
+        description=(
+            "Count the move sequences of exactly DEPTH moves from a position "
+            "(RULES.md section 6). With --divide, print the count below each first move."
+        ),
+    )
+    parser.add_argument("depth", type=options.non_negative, help="the number of moves (0 or more)")
+    options.add_rules(parser)
+    parser.add_argument("--fen", help="the position (default: the start of the game)")
+    parser.add_argument("--divide", action="store_true", help="print the count per first move")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    board = options.board_from(args, args.fen)
+    start = time.perf_counter()
+    if args.divide and args.depth > 0:
+        counts = board.perft_divide(args.depth)
+        for move, count in counts.items():
+            print(f"{move} {count}")
+        nodes = sum(counts.values())
+    else:
+        nodes = board.perft(args.depth)
+    elapsed = time.perf_counter() - start
+    print(f"perft({args.depth}) = {nodes}  [{elapsed:.3f} s, {veletas.IMPLEMENTATION} backend]")
+    return 0

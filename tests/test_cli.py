@@ -1,0 +1,48 @@
+"""The ``veletas`` command line: help, perft, and errors that name the bad input."""
+
+from __future__ import annotations
+
+import pytest
+import veletas
+from veletas.cli import main
+
+
+def test_help_lists_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--help"])
+    assert exit_info.value.code == 0
+    assert "perft" in capsys.readouterr().out
+
+
+def test_perft_counts_like_the_board(capsys: pytest.CaptureFixture[str]) -> None:
+    fen = "7/2x4/7/1s5/7/o1s2s1/7 b play 3"
+    assert main(["perft", "2", "--fen", fen]) == 0
+    out = capsys.readouterr().out
+    assert f"perft(2) = {veletas.Board(fen).perft(2)}" in out
+
+
+def test_perft_divide_sums_to_the_total(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["perft", "2", "--variant", "small", "--divide"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    per_move = {line.split()[0]: int(line.split()[1]) for line in lines[:-1]}
+    board = veletas.Board(variant="small")
+    assert list(per_move) == [str(move) for move in board.legal_moves]
+    assert f"perft(2) = {sum(per_move.values())}" in lines[-1]
+    assert sum(per_move.values()) == board.perft(2)
+
+
+def test_a_bad_fen_is_an_error_that_quotes_it(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["perft", "1", "--fen", "7/7 b setup 3"]) == 2
+    assert "'7/7 b setup 3'" in capsys.readouterr().err
+
+
+def test_bad_rules_are_an_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["perft", "1", "--size", "11"]) == 2
+    assert "11" in capsys.readouterr().err
+
+
+def test_a_negative_depth_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["perft", "-1"])
+    assert exit_info.value.code == 2
+    assert "must be 0 or more, not -1" in capsys.readouterr().err
