@@ -5,6 +5,7 @@
 //! - [`game`]: what playouts and search need of a game, so that they serve
 //!   every game of the family.
 //! - [`rng`]: the random stream of playouts and bots.
+//! - [`vector_env`]: many games stepped at once for reinforcement learning.
 //!
 //! # Features
 //!
@@ -12,6 +13,7 @@
 
 pub mod game;
 pub mod rng;
+pub mod vector_env;
 pub mod veletas;
 
 #[cfg(feature = "python")]

@@ -69,6 +69,12 @@ impl Actions {
         (self.size * self.size + 1) as Action
     }
 
+    /// The board size N.
+    #[inline]
+    pub const fn size(&self) -> u32 {
+        self.size
+    }
+
     /// The squares among the actions.
     #[inline]
     pub const fn squares(&self) -> Bitboard {
@@ -357,6 +363,31 @@ impl DecisionState {
                     },
                 };
                 self.finish(m);
+            }
+        }
+    }
+
+    /// The move that the legal `action` completes, or `None` if the turn
+    /// goes on after it.
+    pub fn move_of(&self, action: Action) -> Option<Move> {
+        let size = self.size();
+        let pass = (size * size) as Action;
+        match (self.position.phase(), self.stage) {
+            (Phase::Setup | Phase::Pie, _) if action == pass + 1 => Some(Move::Swap),
+            (Phase::Setup | Phase::Pie, _) => {
+                id_square(action, size).map(|square| self.position.next_placement(square))
+            }
+            (Phase::Play, Stage::Start | Stage::Destination { .. }) => None,
+            (Phase::Play, Stage::Target { moved }) => {
+                let target = id_square(action, size)?;
+                Some(match moved {
+                    None => Move::Stone(target),
+                    Some((origin, destination)) => Move::Shot {
+                        origin,
+                        destination,
+                        target,
+                    },
+                })
             }
         }
     }

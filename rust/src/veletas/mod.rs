@@ -24,6 +24,7 @@ pub mod fen;
 pub mod lines;
 mod movegen;
 pub mod moves;
+pub mod observation;
 pub mod perft;
 pub mod position;
 pub mod rules;
