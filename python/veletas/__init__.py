@@ -30,7 +30,7 @@ IMPLEMENTATION = os.environ.get("VELETAS_IMPLEMENTATION", "rust")
 """The backend in use: ``"rust"`` (the default) or ``"python"``."""
 
 if IMPLEMENTATION == "rust":
-    from veletas._veletas import Board, Move
+    from veletas._veletas import Board, DecisionState, Move, VectorEnv
 elif IMPLEMENTATION == "python":
     # The reference serves the same API; type checkers see the native stubs.
     from veletas.reference import Board, Move  # type: ignore[assignment]
@@ -55,3 +55,6 @@ __all__ = [
     "Move",
     "VeletasError",
 ]
+if IMPLEMENTATION == "rust":
+    # The micro-decision state and the vector env come from the native core.
+    __all__ += ["DecisionState", "VectorEnv"]

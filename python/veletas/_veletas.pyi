@@ -1,4 +1,5 @@
-"""The native core: ``Board``, ``Move`` and ``LegalMoves`` on Rust bitboards.
+"""The native core: ``Board``, ``Move`` and ``LegalMoves`` on Rust bitboards,
+``DecisionState`` (turns as micro-decisions) and ``VectorEnv``.
 
 Squares are plain ints, ``rank * 10 + file`` (``a1 = 0``), on every board
 size. The shared types (:class:`~veletas.base.Color`, :class:`~veletas.base.Phase`,
@@ -11,9 +12,12 @@ reference uses.
 from collections.abc import Iterator
 from typing import Any, final
 
+import numpy as np
+import numpy.typing as npt
+
 from veletas.base import Claims, Color, Outcome, Phase, Piece, Rules
 
-__all__ = ["Board", "LegalMoves", "Move", "__version__"]
+__all__ = ["Board", "DecisionState", "LegalMoves", "Move", "VectorEnv", "__version__"]
 
 __version__: str
 
@@ -258,3 +262,210 @@ class Board:
 
         :raises ValueError: if ``depth`` is less than 1.
         """
+
+@final
+class DecisionState:
+    """A decision of a game: the position at the start of the turn, the part
+    of the turn chosen so far, and whether the pie swap was played.
+
+    Actions are the ids of :mod:`veletas.encoding`. Copies are cheap (a
+    small value copied in Rust).
+
+    >>> state = DecisionState(Board("7/2x4/7/1s5/7/o1s2s1/7 b play 3"))
+    >>> state.legal_actions()
+    [9, 12, 22, 49]
+    >>> state.apply(9), state.stage, state.origin
+    (None, 'destination', 12)
+
+    :param board: the position (a copy is taken); the turn starts there.
+    :param swapped: whether the pie swap was played; by default, whether
+        the board's move stack holds a swap.
+    :raises TypeError: if ``board`` is not a :class:`Board`.
+    """
+
+    def __new__(cls, board: Board, *, swapped: bool | None = None) -> DecisionState: ...
+    @property
+    def board(self) -> Board:
+        """A copy of the position at the start of the turn (with no move stack)."""
+
+    @property
+    def size(self) -> int:
+        """N: the board has N x N squares."""
+
+    @property
+    def num_actions(self) -> int:
+        """The number of action ids, N * N + 2."""
+
+    @property
+    def pass_action(self) -> int:
+        """The id of "no shooter move", N * N."""
+
+    @property
+    def swap_action(self) -> int:
+        """The id of the pie swap, N * N + 1."""
+
+    @property
+    def stage(self) -> str:
+        """How far the turn has got: ``"start"``, ``"destination"`` or ``"target"``."""
+
+    @property
+    def origin(self) -> int | None:
+        """The square of the shooter chosen this turn, or None."""
+
+    @property
+    def destination(self) -> int | None:
+        """The destination chosen this turn, or None."""
+
+    def legal_actions(self) -> list[int]:
+        """The legal action ids of this decision, ascending."""
+
+    def action_mask(self) -> npt.NDArray[np.int8]:
+        """1 for each legal action id, 0 for the others (int8, N * N + 2 entries)."""
+
+    def apply(self, action: int) -> Move | None:
+        """Takes ``action``; returns the completed move when it ends the turn,
+        otherwise None.
+
+        :raises IllegalMoveError: if ``action`` is not legal; nothing changes.
+        :raises TypeError: if ``action`` is not an integer.
+        """
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over: a colour has won, or (only in hand-made
+        positions) there is no legal action."""
+
+    @property
+    def winner(self) -> Color | None:
+        """The colour holding K // 2 + 1 claims, or None."""
+
+    @property
+    def turn(self) -> Color:
+        """The colour to act."""
+
+    @property
+    def seat_to_act(self) -> int:
+        """The seat to act: 0 for the first player, 1 for the second."""
+
+    @property
+    def swapped(self) -> bool:
+        """Whether the pie swap was played (the first player is then White)."""
+
+    def actions_of(self, move: Move) -> list[int]:
+        """The actions that play ``move`` from the start of the turn.
+
+        :raises IllegalMoveError: if ``move`` is not legal at the start of the turn.
+        :raises TypeError: if ``move`` is not a :class:`Move`.
+        """
+
+    def observation(self) -> npt.NDArray[np.float32]:
+        """The observation planes, float32 of shape (12, N, N), seen from the
+        player to act (table in ``docs/rl.md``)."""
+
+    def copy(self) -> DecisionState:
+        """An independent copy."""
+
+    def __copy__(self) -> DecisionState: ...
+    def __deepcopy__(self, memo: Any) -> DecisionState: ...
+    def __eq__(self, other: object, /) -> bool:
+        """Same position, rule options, partial turn and swap flag."""
+
+    def __ne__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]: ...
+
+@final
+class VectorEnv:
+    """``num_envs`` games of Veletas stepped together, writing into numpy
+    buffers with the GIL released.
+
+    ``reset`` and ``step`` return the env's own buffers, overwritten by the
+    next call: copy what you keep. Rewards are per seat (+1 and -1 on the
+    step that ends an episode). With ``auto_reset``, an env whose episode
+    ends restarts in the same step: ``terminated`` is set and its
+    observation, mask and player are the new episode's first. The games
+    have no randomness; ``seed`` feeds :meth:`random_actions` only.
+
+    >>> env = VectorEnv(2, variant="small")
+    >>> obs, mask, player = env.reset()
+    >>> obs.shape, mask.shape, player.tolist()
+    ((2, 12, 7, 7), (2, 51), [0, 0])
+
+    :raises ValueError: for ``num_envs`` below 1 or a seed outside 0 .. 2**64 - 1.
+    :raises InvalidRulesError: for bad rules.
+    """
+
+    def __new__(
+        cls,
+        num_envs: int,
+        *,
+        variant: str = "standard",
+        seed: int = 0,
+        auto_reset: bool = True,
+        setup_rule: str = "perimeter",
+        shooters_block: bool = False,
+        size: int | None = None,
+        shooters: int | None = None,
+    ) -> VectorEnv: ...
+    def reset(
+        self, *, seed: int | None = None
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], npt.NDArray[np.int8]]:
+        """Puts every env at the start of episode 0 (with a new ``seed`` if
+        given); returns ``(obs, mask, current_player)``."""
+
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.int8],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.int8],
+    ]:
+        """Takes ``actions[k]`` in env ``k``, for every env; returns ``(obs,
+        mask, rewards, terminated, current_player)``.
+
+        :raises IllegalMoveError: naming the env and the action, if an action
+            is not legal; no env changes.
+        :raises ValueError: unless there is one action per env.
+        :raises TypeError: if the actions are not integers.
+        """
+
+    def random_actions(self) -> npt.NDArray[np.int64]:
+        """The next action of every env, uniformly random over its mask and
+        drawn as the "micro" playout policy draws: episode ``e`` of env ``k``
+        plays game ``e * num_envs + k`` of a playout run with this seed.
+        -1 for a finished env."""
+
+    def state(self, index: int) -> DecisionState:
+        """A copy of env ``index``'s current decision state.
+
+        :raises IndexError: for an index outside ``0 .. num_envs - 1``.
+        """
+
+    def episode(self, index: int) -> int:
+        """The episode env ``index`` is in, counted from 0 at the last reset."""
+
+    @property
+    def num_envs(self) -> int:
+        """The number of envs."""
+
+    def __len__(self) -> int: ...
+    @property
+    def num_actions(self) -> int:
+        """The number of action ids, N * N + 2."""
+
+    @property
+    def observation_shape(self) -> tuple[int, int, int]:
+        """The shape of one observation, (12, N, N)."""
+
+    @property
+    def seed(self) -> int:
+        """The seed of the random streams of :meth:`random_actions`."""
+
+    @property
+    def auto_reset(self) -> bool:
+        """Whether a finished env restarts in the step that ends it."""
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of every env's game."""

@@ -32,7 +32,11 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Given<'py> {
 }
 
 impl<'py> Given<'py> {
-    fn or(self, py: Python<'py>, default: impl IntoPyObject<'py>) -> PyResult<Bound<'py, PyAny>> {
+    pub fn or(
+        self,
+        py: Python<'py>,
+        default: impl IntoPyObject<'py>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         match self {
             Given::Value(value) => Ok(value),
             Given::Default => Ok(default.into_bound_py_any(py)?),
@@ -65,6 +69,19 @@ impl PyBoard {
     /// The current position.
     pub fn position(&self) -> &Position {
         &self.position
+    }
+
+    /// A board in `position`, with an empty move stack.
+    pub fn from_position(position: Position) -> PyBoard {
+        PyBoard {
+            position,
+            stack: Vec::new(),
+        }
+    }
+
+    /// Whether the pie swap is among the pushed moves.
+    pub fn swap_in_stack(&self) -> bool {
+        self.stack.iter().any(|(m, _)| m.is_swap())
     }
 
     /// `square` (any object with `__index__`) if it lies on this board;

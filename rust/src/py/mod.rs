@@ -6,13 +6,16 @@
 
 mod base;
 mod board;
+mod decision;
 mod error;
 mod legal_moves;
 mod moves;
+mod vector_env;
 
 use pyo3::prelude::*;
 
-/// The native half of the `veletas` package: `Board`, `Move` and `LegalMoves`.
+/// The native half of the `veletas` package: `Board`, `Move`, `LegalMoves`,
+/// `DecisionState` and `VectorEnv`.
 #[pymodule(gil_used = false)]
 mod _veletas {
     use pyo3::prelude::*;
@@ -20,9 +23,13 @@ mod _veletas {
     #[pymodule_export]
     use super::board::PyBoard;
     #[pymodule_export]
+    use super::decision::PyDecisionState;
+    #[pymodule_export]
     use super::legal_moves::PyLegalMoves;
     #[pymodule_export]
     use super::moves::PyMove;
+    #[pymodule_export]
+    use super::vector_env::PyVectorEnv;
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
