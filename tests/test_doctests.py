@@ -10,6 +10,7 @@ import pytest
 MODULES = [
     "veletas",
     "veletas.base",
+    "veletas.encoding",
     "veletas.reference",
     "veletas.reference.board",
     "veletas.reference.claims",
