@@ -2,7 +2,10 @@
 
 Both take uniformly random legal actions on the standard 10x10 game and
 start a new game whenever one ends; a decision is one action in one game.
-The ratio of decisions per second is measured in one run and printed:
+The OpenSpiel side runs twice: bare stepping (``legal_actions`` and
+``apply_action``), and through OpenSpiel's RL interface, which like a
+VectorEnv step also produces observations. The ratios of decisions per
+second are measured in one run and printed:
 
     pytest benches/test_bench_rl.py --benchmark-enable -s
 """
@@ -56,18 +59,20 @@ def openspiel_python(game: pyspiel.Game, decisions: int) -> int:
     return decisions
 
 
-def openspiel_python_observed(game: pyspiel.Game, decisions: int) -> int:
-    """As :func:`openspiel_python`, also fetching what a learner needs at
-    each decision and a VectorEnv step hands over: the observation tensor
-    and the legal-action mask."""
+def openspiel_rl_environment(game: pyspiel.Game, decisions: int) -> int:
+    """OpenSpiel's own RL interface (``rl_environment.Environment``) over the
+    adapter: each step also hands over observations and legal actions, as a
+    VectorEnv step does."""
+    from open_spiel.python import rl_environment
+
     rng = random.Random(0)
-    state = game.new_initial_state()
+    env = rl_environment.Environment(game)
+    step = env.reset()
     for _ in range(decisions):
-        if state.is_terminal():
-            state = game.new_initial_state()
-        state.observation_tensor()
-        state.legal_actions_mask()
-        state.apply_action(rng.choice(state.legal_actions()))
+        if step.last():
+            step = env.reset()
+        legal = step.observations["legal_actions"][step.observations["current_player"]]
+        step = env.step([rng.choice(legal)])
     return decisions
 
 
@@ -94,10 +99,10 @@ def test_vector_env_against_openspiel(
             "VectorEnv, numpy draws over the masks": (vector_env_numpy, env, VECTOR_STEPS),
             "VectorEnv, random_actions()": (vector_env_rust_draws, env, VECTOR_STEPS),
             "OpenSpiel adapter, stepping only": (openspiel_python, game, OPENSPIEL_DECISIONS),
-            "OpenSpiel adapter, with observation and mask": (
-                openspiel_python_observed,
+            "OpenSpiel rl_environment over the adapter": (
+                openspiel_rl_environment,
                 game,
-                OPENSPIEL_DECISIONS // 4,
+                OPENSPIEL_DECISIONS // 5,
             ),
         }
     )
