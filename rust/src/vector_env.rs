@@ -243,8 +243,12 @@ where
         self.run(out, None);
     }
 
-    /// Refuses `actions` unless there is one per env and each is legal in its
-    /// env (or the env is finished and waits for a reset).
+    /// Refuses `actions` unless each is legal in its env (any action will do
+    /// for a finished env that waits for a reset).
+    ///
+    /// # Panics
+    ///
+    /// Panics if `actions` does not have one entry per env.
     pub fn check(&self, actions: &[i64]) -> Result<(), BadAction> {
         assert_eq!(actions.len(), self.num_envs(), "one action per env");
         let num_actions = self.num_actions() as i64;
