@@ -5,12 +5,14 @@
 //! - [`game`]: what playouts and search need of a game, so that they serve
 //!   every game of the family.
 //! - [`rng`]: the random stream of playouts and bots.
+//! - [`mcts`]: Monte Carlo tree search over any [`game::Game`].
 //!
 //! # Features
 //!
 //! - `python`: the `PyO3` bindings that make up the `veletas._veletas` extension module.
 
 pub mod game;
+pub mod mcts;
 pub mod rng;
 pub mod veletas;
 

@@ -6,6 +6,7 @@
 
 mod base;
 mod board;
+mod bots;
 mod error;
 mod legal_moves;
 mod moves;
@@ -19,6 +20,8 @@ mod _veletas {
 
     #[pymodule_export]
     use super::board::PyBoard;
+    #[pymodule_export]
+    use super::bots::{PyMctsPlayer, greedy_move, random_move};
     #[pymodule_export]
     use super::legal_moves::PyLegalMoves;
     #[pymodule_export]
