@@ -10,12 +10,15 @@ import pytest
 MODULES = [
     "veletas",
     "veletas.base",
+    "veletas.bots",
+    "veletas.records",
     "veletas.reference",
     "veletas.reference.board",
     "veletas.reference.claims",
     "veletas.reference.fen",
     "veletas.reference.geometry",
     "veletas.reference.move",
+    "veletas.svg",
 ]
 
 

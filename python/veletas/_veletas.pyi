@@ -13,7 +13,15 @@ from typing import Any, final
 
 from veletas.base import Claims, Color, Outcome, Phase, Piece, Rules
 
-__all__ = ["Board", "LegalMoves", "Move", "__version__"]
+__all__ = [
+    "Board",
+    "LegalMoves",
+    "MctsPlayer",
+    "Move",
+    "__version__",
+    "greedy_move",
+    "random_move",
+]
 
 __version__: str
 
@@ -142,6 +150,10 @@ class Board:
         size: int | None = None,
         shooters: int | None = None,
     ) -> Board: ...
+    def _repr_svg_(self) -> str:
+        """The picture of the position for Jupyter, last move marked
+        (:func:`veletas.svg.board`)."""
+
     def fen(self) -> str:
         """The position string of RULES.md section 5."""
 
@@ -258,3 +270,50 @@ class Board:
 
         :raises ValueError: if ``depth`` is less than 1.
         """
+
+@final
+class MctsPlayer:
+    """The Monte Carlo tree search behind :class:`veletas.MctsBot`; it keeps
+    its trees between calls.
+
+    :raises ValueError: for ``threads`` or ``max_nodes`` of 0, or a negative
+        or non-finite ``exploration``.
+    """
+
+    def __new__(
+        cls,
+        *,
+        threads: int = 1,
+        seed: int = 0,
+        exploration: float = 0.7,
+        max_nodes: int = 8000000,
+    ) -> MctsPlayer: ...
+    def choose(
+        self,
+        fen: str,
+        setup_rule: str,
+        shooters_block: bool,
+        swapped: bool,
+        *,
+        iterations: int | None = None,
+        seconds: float | None = None,
+    ) -> tuple[str, int, float, bool, int] | None:
+        """Searches the turn of ``fen``: ``(move, iterations, value, reused,
+        nodes)``, or None at the end of the game. Runs without the GIL.
+
+        :raises ValueError: without a positive budget.
+        :raises InvalidFenError: for a refused position string.
+        """
+
+    def clear(self) -> None:
+        """Forgets the trees."""
+
+def random_move(
+    fen: str, setup_rule: str, shooters_block: bool, seed: int, index: int
+) -> str | None:
+    """A uniformly random legal move of ``fen`` from stream ``(seed, index)``."""
+
+def greedy_move(
+    fen: str, setup_rule: str, shooters_block: bool, seed: int, index: int
+) -> str | None:
+    """The one-ply greedy move of ``fen``, ties broken from stream ``(seed, index)``."""

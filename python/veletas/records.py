@@ -195,12 +195,14 @@ class GameRecord:
 
     @property
     def rules(self) -> Rules:
-        """The rules of the game, from the tags."""
+        """The rules of the game, from the tags (the variant's size and
+        shooter count where those tags are left out)."""
+        size, shooters = VARIANTS.get(self.tags.get("Variant", ""), (0, 0))
         return Rules(
-            size=int(self.tags["Size"]),
-            shooters=int(self.tags["Shooters"]),
-            setup_rule=self.tags["SetupRule"],
-            shooters_block=self.tags["ShootersBlock"] == "true",
+            size=int(self.tags.get("Size", size)),
+            shooters=int(self.tags.get("Shooters", shooters)),
+            setup_rule=self.tags.get("SetupRule", "perimeter"),
+            shooters_block=self.tags.get("ShootersBlock", "false") == "true",
         )
 
     @property
@@ -439,8 +441,9 @@ def _read_moves(tags: dict[str, tuple[int, str]], block: _Block) -> GameRecord:
         raise _fail(
             result_line, f"bad tag {_tag('Result', result)}: expected one of {', '.join(RESULTS)}"
         )
-    swapped_line, swapped = tags.get("Swapped", (result_line, "false"))
-    if swapped not in ("true", "false"):
+    # Without the tag, the moves alone say whether there was a swap.
+    swapped_line, swapped = tags.get("Swapped", (result_line, ""))
+    if swapped not in ("true", "false", ""):
         raise _fail(swapped_line, f"bad tag {_tag('Swapped', swapped)}: expected true or false")
     start = tags.get("FEN")
     try:
@@ -483,7 +486,7 @@ def _read_moves(tags: dict[str, tuple[int, str]], block: _Block) -> GameRecord:
     if final != "*" and result != final:
         raise _fail(result_line, f"{_tag('Result', result)} but the final position is won: {final}")
     has_swap = any(move.is_swap for move in board.move_stack)
-    if has_swap and swapped != "true":
+    if has_swap and swapped == "false":
         raise _fail(swapped_line, '[Swapped "false"] but the moves include swap')
     if not has_swap and start is None and swapped == "true":
         raise _fail(swapped_line, '[Swapped "true"] but no move is a swap')
