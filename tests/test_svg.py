@@ -107,13 +107,17 @@ def points_towards(start, end, origin, target) -> bool:
     (ox, oy), (tx, ty) = origin, target
     cross = (x2 - x1) * (ty - oy) - (y2 - y1) * (tx - ox)
     dot = (x2 - x1) * (tx - ox) + (y2 - y1) * (ty - oy)
-    return (x1, y1) == pytest.approx((ox, oy)) and abs(cross) < 1e-3 * (1 + abs(dot)) and dot > 0
+    return (
+        (x1, y1) == pytest.approx((ox, oy), abs=0.02)
+        and abs(cross) < 1e-3 * (1 + abs(dot))
+        and dot > 0
+    )
 
 
 @pytest.mark.parametrize("flipped", [False, True])
 def test_the_last_move_shows_the_path_and_the_shot(backend: ModuleType, flipped: bool) -> None:
     board = backend.Board("7/2x4/7/1s5/7/o1s2s1/7 b play 3")
-    move = backend.Move.parse("c2-c3/c2")
+    move = backend.Move.parse("c2-c3/d4")
     board.push(move)
     root = parse(veletas.svg.board(board, lastmove=move, flipped=flipped))
     [path] = with_class(root, "lastmove path")
@@ -121,11 +125,31 @@ def test_the_last_move_shows_the_path_and_the_shot(backend: ModuleType, flipped:
     [target] = with_class(root, "lastmove target")
     [origin] = with_class(root, "lastmove origin")
     centres = square_centres(root, board)
-    c2, c3 = parse_square("c2"), parse_square("c3")
-    # c2 now holds the new stone and c3 the shooter.
-    assert points_towards(*line_ends(path), centres[c2], centres[c3])
-    assert points_towards(*line_ends(shot), centres[c3], centres[c2])
-    assert float(target.get("x")) == float(origin.get("x"))  # both marks are on c2
+    c3, d4 = parse_square("c3"), parse_square("d4")
+    # c3 holds the shooter that moved, d4 the new stone; c2 is empty: its
+    # centre is one square below (above, flipped) c3's.
+    step = abs(centres[d4][0] - centres[c3][0])
+    c2 = (centres[c3][0], centres[c3][1] + (-step if flipped else step))
+    assert points_towards(*line_ends(path), c2, centres[c3])
+    assert points_towards(*line_ends(shot), centres[c3], centres[d4])
+    assert float(origin.get("x")) + step / 2 == pytest.approx(c2[0], abs=0.02)
+    assert float(target.get("x")) + step / 2 == pytest.approx(centres[d4][0], abs=0.02)
+
+
+def test_a_shot_back_along_the_path_is_drawn_beside_it(backend: ModuleType) -> None:
+    board = backend.Board("7/2x4/7/1s5/7/o1s2s1/7 b play 3")
+    move = backend.Move.parse("c2-c3/c2")
+    board.push(move)
+    root = parse(veletas.svg.board(board, lastmove=move))
+    [path] = with_class(root, "lastmove path")
+    [shot] = with_class(root, "lastmove shot")
+    (px1, py1), (px2, py2) = line_ends(path)
+    (sx1, sy1), (sx2, sy2) = line_ends(shot)
+    # Both vertical, side by side, in opposite directions.
+    assert px1 == pytest.approx(px2)
+    assert sx1 == pytest.approx(sx2)
+    assert px1 != pytest.approx(sx1)
+    assert (py2 - py1) * (sy2 - sy1) < 0
 
 
 def test_a_shot_without_a_move_is_drawn_from_a_shooter(backend: ModuleType) -> None:

@@ -107,22 +107,26 @@ def board(
                 f'height="{unit:.2f}" fill="{_HIGHLIGHT}" fill-opacity="{opacity}"/>'
             )
 
-    for sq in range(100):
-        if square_file(sq) >= n or square_rank(sq) >= n:
-            continue
-        piece = board.piece_at(sq)
-        if piece is not None:
-            out.append(_piece(Piece(piece), *centre(sq), unit))
-
     dashes = {"path": f' stroke-dasharray="{unit * 0.12:.2f},{unit * 0.08:.2f}"', "shot": ""}
+    offsets = {"path": 0.0, "shot": 0.0}
+    if "path" in marks and "shot" in marks and _collinear(marks["path"], marks["shot"]):
+        # A shot back along the path would hide it: draw the two side by side.
+        offsets = {"path": unit * 0.13, "shot": -unit * 0.13}
     for role, colour in (("path", _PATH), ("shot", _SHOT)):
         line = marks.get(role)
         if line is None:
             continue
         (x1, y1), (x2, y2) = centre(line[0]), centre(line[1])
-        # Stop the arrow at the edge of the piece it points to.
+        if offsets[role]:
+            # Offset across the line, on the same side for both directions.
+            dx, dy = (x2 - x1, y2 - y1) if (x2 - x1, y2 - y1) > (0, 0) else (x1 - x2, y1 - y2)
+            norm = (dx * dx + dy * dy) ** 0.5
+            ox, oy = -dy / norm * offsets[role], dx / norm * offsets[role]
+            x1, y1, x2, y2 = x1 + ox, y1 + oy, x2 + ox, y2 + oy
+        # Stop the arrow head (which reaches 0.14 squares past the line's
+        # end) at the edge of the piece it points to.
         length = max(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5, 1e-9)
-        shorten = min(unit * 0.42, length / 2)
+        shorten = min(unit * 0.56, length / 2)
         x2, y2 = x2 - (x2 - x1) * shorten / length, y2 - (y2 - y1) * shorten / length
         out.append(
             f'<line class="lastmove {role}" x1="{x1:.2f}" y1="{y1:.2f}" '
@@ -130,6 +134,14 @@ def board(
             f'stroke-linecap="round" stroke-opacity="0.9"{dashes[role]} '
             f'marker-end="url(#veletas-arrow-{role})"/>'
         )
+
+    # Pieces above the lines: a path passes under the shooters it passes over.
+    for sq in range(100):
+        if square_file(sq) >= n or square_rank(sq) >= n:
+            continue
+        piece = board.piece_at(sq)
+        if piece is not None:
+            out.append(_piece(Piece(piece), *centre(sq), unit))
 
     if coordinates:
         font = unit * 0.36
@@ -200,6 +212,14 @@ def _piece(piece: Piece, x: float, y: float, unit: float) -> str:
         f'<g class="claimed {colour}">{_diamond(x, y, unit * 0.46, _CLAIMED_FILL)}'
         f"{_stone(x, y, unit * 0.25, colour, 'marker')}</g>"
     )
+
+
+def _collinear(path: tuple[int, int], shot: tuple[int, int]) -> bool:
+    """Whether the shot runs along the line of the path."""
+    (a, b), (c, d) = path, shot
+    pf, pr = square_file(b) - square_file(a), square_rank(b) - square_rank(a)
+    sf, sr = square_file(d) - square_file(c), square_rank(d) - square_rank(c)
+    return pf * sr == pr * sf
 
 
 def _lastmove(board: Any, move: Any) -> dict[str, Any]:
