@@ -378,8 +378,9 @@ impl<G: Game> Tree<G> {
 
 impl<G: Game + PartialEq> Tree<G> {
     /// The node below the root (at most `max_depth` decisions down) whose
-    /// state is `target`, with that state.
-    fn find(&self, target: &G, max_depth: usize) -> Option<u32> {
+    /// state is `target`. Subtrees whose state `may_lead` rules out are
+    /// skipped.
+    fn find(&self, target: &G, max_depth: usize, may_lead: &impl Fn(&G) -> bool) -> Option<u32> {
         let mut frontier = vec![(0u32, self.root.clone())];
         for _ in 0..max_depth {
             let mut next = Vec::new();
@@ -390,7 +391,9 @@ impl<G: Game + PartialEq> Tree<G> {
                     if &after == target {
                         return Some(child);
                     }
-                    next.push((child, after));
+                    if may_lead(&after) {
+                        next.push((child, after));
+                    }
                 }
             }
             frontier = next;
@@ -542,12 +545,24 @@ impl<G: Game + PartialEq> Mcts<G> {
     /// reply since the last move, say); otherwise starts afresh. Returns
     /// whether statistics were kept.
     pub fn set_root(&mut self, state: &G, max_depth: usize) -> bool {
+        self.set_root_pruned(state, max_depth, |_| true)
+    }
+
+    /// [`Mcts::set_root`], skipping the subtrees of states for which
+    /// `may_lead` is false (a game-specific test that a state cannot
+    /// precede `state`, which saves walking the whole tree).
+    pub fn set_root_pruned(
+        &mut self,
+        state: &G,
+        max_depth: usize,
+        may_lead: impl Fn(&G) -> bool,
+    ) -> bool {
         if self.root() == state {
             return true;
         }
         let mut kept = false;
         for tree in &mut self.trees {
-            match tree.find(state, max_depth) {
+            match tree.find(state, max_depth, &may_lead) {
                 Some(node) => {
                     tree.keep_subtree(node, state.clone());
                     kept = true;

@@ -156,7 +156,15 @@ impl MctsPlayer {
             return None;
         }
         let reused = if let Some(search) = &mut self.search {
-            search.set_root(&state, REUSE_DEPTH)
+            // Stones are never taken off the board: a position with a stone
+            // that `state` lacks cannot lead to it.
+            let target = *state.position();
+            search.set_root_pruned(&state, REUSE_DEPTH, |node| {
+                let pos = node.position();
+                [Color::Black, Color::White]
+                    .into_iter()
+                    .all(|c| (pos.stones(c) - target.stones(c)).is_empty())
+            })
         } else {
             self.search = Some(Mcts::new(state, self.config));
             false
