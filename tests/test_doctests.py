@@ -11,12 +11,15 @@ MODULES = [
     "veletas",
     "veletas.base",
     "veletas.encoding",
+    "veletas.bots",
+    "veletas.records",
     "veletas.reference",
     "veletas.reference.board",
     "veletas.reference.claims",
     "veletas.reference.fen",
     "veletas.reference.geometry",
     "veletas.reference.move",
+    "veletas.svg",
 ]
 
 

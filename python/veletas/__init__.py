@@ -22,6 +22,7 @@ from veletas.errors import (
     IllegalMoveError,
     InvalidFenError,
     InvalidMoveError,
+    InvalidRecordError,
     InvalidRulesError,
     VeletasError,
 )
@@ -39,6 +40,9 @@ else:
         f"unknown VELETAS_IMPLEMENTATION {IMPLEMENTATION!r}: expected 'rust' or 'python'"
     )
 
+from veletas import bots, records, svg  # noqa: E402  (they use Board and Move)
+from veletas.bots import GreedyBot, MctsBot, RandomBot  # noqa: E402
+
 BLACK = base.Color.BLACK
 WHITE = base.Color.WHITE
 
@@ -48,12 +52,19 @@ __all__ = [
     "IMPLEMENTATION",
     "WHITE",
     "Board",
+    "GreedyBot",
     "IllegalMoveError",
     "InvalidFenError",
     "InvalidMoveError",
+    "InvalidRecordError",
     "InvalidRulesError",
+    "MctsBot",
     "Move",
+    "RandomBot",
     "VeletasError",
+    "bots",
+    "records",
+    "svg",
 ]
 if IMPLEMENTATION == "rust":
     # The micro-decision state and the vector env come from the native core.

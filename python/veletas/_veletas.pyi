@@ -17,7 +17,17 @@ import numpy.typing as npt
 
 from veletas.base import Claims, Color, Outcome, Phase, Piece, Rules
 
-__all__ = ["Board", "DecisionState", "LegalMoves", "Move", "VectorEnv", "__version__"]
+__all__ = [
+    "Board",
+    "DecisionState",
+    "LegalMoves",
+    "MctsPlayer",
+    "Move",
+    "VectorEnv",
+    "__version__",
+    "greedy_move",
+    "random_move",
+]
 
 __version__: str
 
@@ -146,6 +156,10 @@ class Board:
         size: int | None = None,
         shooters: int | None = None,
     ) -> Board: ...
+    def _repr_svg_(self) -> str:
+        """The picture of the position for Jupyter, last move marked
+        (:func:`veletas.svg.board`)."""
+
     def fen(self) -> str:
         """The position string of RULES.md section 5."""
 
@@ -469,3 +483,50 @@ class VectorEnv:
     @property
     def rules(self) -> Rules:
         """The rules of every env's game."""
+
+@final
+class MctsPlayer:
+    """The Monte Carlo tree search behind :class:`veletas.MctsBot`; it keeps
+    its trees between calls.
+
+    :raises ValueError: for ``threads`` or ``max_nodes`` of 0, or a negative
+        or non-finite ``exploration``.
+    """
+
+    def __new__(
+        cls,
+        *,
+        threads: int = 1,
+        seed: int = 0,
+        exploration: float = 0.7,
+        max_nodes: int = 8000000,
+    ) -> MctsPlayer: ...
+    def choose(
+        self,
+        fen: str,
+        setup_rule: str,
+        shooters_block: bool,
+        swapped: bool,
+        *,
+        iterations: int | None = None,
+        seconds: float | None = None,
+    ) -> tuple[str, int, float, bool, int] | None:
+        """Searches the turn of ``fen``: ``(move, iterations, value, reused,
+        nodes)``, or None at the end of the game. Runs without the GIL.
+
+        :raises ValueError: without a positive budget.
+        :raises InvalidFenError: for a refused position string.
+        """
+
+    def clear(self) -> None:
+        """Forgets the trees."""
+
+def random_move(
+    fen: str, setup_rule: str, shooters_block: bool, seed: int, index: int
+) -> str | None:
+    """A uniformly random legal move of ``fen`` from stream ``(seed, index)``."""
+
+def greedy_move(
+    fen: str, setup_rule: str, shooters_block: bool, seed: int, index: int
+) -> str | None:
+    """The one-ply greedy move of ``fen``, ties broken from stream ``(seed, index)``."""

@@ -10,6 +10,7 @@ __all__ = [
     "IllegalMoveError",
     "InvalidFenError",
     "InvalidMoveError",
+    "InvalidRecordError",
     "InvalidRulesError",
     "VeletasError",
 ]
@@ -33,3 +34,16 @@ class InvalidFenError(VeletasError):
 
 class InvalidRulesError(VeletasError):
     """A bad variant, board size, shooter count or rule option."""
+
+
+class InvalidRecordError(VeletasError):
+    """A game record that cannot be read: a bad tag, bad move text, an illegal
+    move or a result that contradicts the moves. The message names the line
+    and, where there is one, the move."""
+
+    def __init__(self, message: str, *, line: int | None = None, move: str | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+        """The line of the record (from 1) where the problem is, if known."""
+        self.move = move
+        """The move text at fault, if the problem is a move."""

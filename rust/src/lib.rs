@@ -6,12 +6,14 @@
 //!   every game of the family.
 //! - [`rng`]: the random stream of playouts and bots.
 //! - [`vector_env`]: many games stepped at once for reinforcement learning.
+//! - [`mcts`]: Monte Carlo tree search over any [`game::Game`].
 //!
 //! # Features
 //!
 //! - `python`: the `PyO3` bindings that make up the `veletas._veletas` extension module.
 
 pub mod game;
+pub mod mcts;
 pub mod rng;
 pub mod vector_env;
 pub mod veletas;

@@ -145,6 +145,13 @@ class Board:
             options += ", shooters_block=True"
         return f"Board({self.fen()!r}{options})"
 
+    def _repr_svg_(self) -> str:
+        """The picture of the position for Jupyter, last move marked
+        (:func:`veletas.svg.board`)."""
+        from veletas import svg
+
+        return svg.board(self, lastmove=self._stack[-1][0] if self._stack else None)
+
     @property
     def rules(self) -> Rules:
         """The rules of this game: size, shooter count and options."""

@@ -283,6 +283,16 @@ impl PyBoard {
         })
     }
 
+    /// The picture of the position for Jupyter, last move marked
+    /// (`veletas.svg.board`).
+    fn _repr_svg_<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let last = slf.borrow().stack.last().map(|&(m, _)| PyMove(m));
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("lastmove", last)?;
+        py.import("veletas.svg")?
+            .call_method("board", (slf,), Some(&kwargs))
+    }
+
     /// The position string of RULES.md section 5.
     fn fen(&self) -> String {
         self.position.fen()

@@ -6,6 +6,7 @@
 
 mod base;
 mod board;
+mod bots;
 mod decision;
 mod error;
 mod legal_moves;
@@ -15,13 +16,15 @@ mod vector_env;
 use pyo3::prelude::*;
 
 /// The native half of the `veletas` package: `Board`, `Move`, `LegalMoves`,
-/// `DecisionState` and `VectorEnv`.
+/// `DecisionState`, `VectorEnv` and the bots' search.
 #[pymodule(gil_used = false)]
 mod _veletas {
     use pyo3::prelude::*;
 
     #[pymodule_export]
     use super::board::PyBoard;
+    #[pymodule_export]
+    use super::bots::{PyMctsPlayer, greedy_move, random_move};
     #[pymodule_export]
     use super::decision::PyDecisionState;
     #[pymodule_export]

@@ -17,6 +17,7 @@
 //! ```
 
 pub mod bitboard;
+pub mod bots;
 pub mod claims;
 pub mod color;
 pub mod decision;

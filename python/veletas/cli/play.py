@@ -1,0 +1,315 @@
+"""``veletas play``: a game in the terminal, a human against a bot or two bots."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+import veletas
+from veletas import records
+from veletas.base import parse_square
+from veletas.cli import draw, options
+
+BOTS = ("mcts", "greedy", "random")
+
+HELP = """\
+Type a move in the notation of the rules:
+  *e5        setup: place a shooter on e5
+  e5         setup: place your stone on e5; in play: shoot onto e5 without a move
+  d4-d7/f9   play: move the shooter on d4 to d7, then shoot onto f9
+  swap       the pie rule: the second player takes Black
+Commands:
+  moves [SQ] the legal moves (with a square: the moves from, to or onto it)
+  board      draw the board again
+  undo       take back your last turn and the reply
+  resign     give up the game
+  quit       stop without a result
+  help       this text"""
+
+_PAGE = 120
+"""The most moves ``moves`` lists at once."""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "play",
+        help="play a game in the terminal against a bot (or watch two bots)",
+        description=(
+            "Play Veletas in the terminal: type moves in the notation of the rules, "
+            "'help' for the commands. With --bot2, two bots play each other."
+        ),
+    )
+    options.add_rules(parser)
+    parser.set_defaults(variant="small")
+    parser.add_argument("--bot", choices=BOTS, default="mcts", help="the opponent (default mcts)")
+    parser.add_argument(
+        "--seconds",
+        type=_positive_float,
+        default=veletas.bots.DEFAULT_SECONDS,
+        help=f"the mcts bot's thinking time per move (default {veletas.bots.DEFAULT_SECONDS})",
+    )
+    parser.add_argument(
+        "--threads", type=options.positive, default=1, help="the mcts bot's threads (default 1)"
+    )
+    parser.add_argument(
+        "--as",
+        dest="seat",
+        choices=("first", "second"),
+        default="first",
+        help="play first (Black, unless the bot swaps) or second (default first)",
+    )
+    parser.add_argument(
+        "--bot2", choices=BOTS, help="a bot takes your seat: watch a bot against a bot"
+    )
+    parser.add_argument(
+        "--seconds2", type=_positive_float, help="the thinking time of --bot2 (default --seconds)"
+    )
+    parser.add_argument("--seed", type=options.non_negative, default=0, help="the bots' seed")
+    parser.add_argument("--name", default="human", help="your name in the saved record")
+    parser.add_argument("--save", metavar="FILE", help="append the game's record to FILE")
+    parser.add_argument("--no-color", action="store_true", help="draw the board without colours")
+    parser.set_defaults(handler=run)
+
+
+def _positive_float(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be above 0, not {text}")
+    return value
+
+
+def make_bot(kind: str, seconds: float, threads: int, seed: int) -> Any:
+    if kind == "mcts":
+        return veletas.MctsBot(seconds=seconds, threads=threads, seed=seed)
+    if kind == "greedy":
+        return veletas.GreedyBot(seed)
+    return veletas.RandomBot(seed)
+
+
+def bot_name(kind: str, seconds: float) -> str:
+    return f"mcts ({seconds:g} s)" if kind == "mcts" else kind
+
+
+class Game:
+    """A game between two seats (0 = the first player), each a bot or None
+    for the human at the keyboard."""
+
+    def __init__(self, board: Any, players: list[Any], names: list[str], color: bool) -> None:
+        self.board = board
+        self.players = players
+        self.names = names
+        self.color = color
+        self.result: str | None = None
+        self.termination: str | None = None
+
+    @property
+    def swapped(self) -> bool:
+        return any(move.is_swap for move in self.board.move_stack)
+
+    def seat_to_act(self) -> int:
+        """The first player is Black until a swap."""
+        return int(self.board.turn) ^ self.swapped
+
+    def colour_names(self) -> dict[int, str]:
+        """The player's name of each colour (as an int)."""
+        return {int(colour): self.names[int(colour) ^ self.swapped] for colour in veletas.Color}
+
+    def show(self) -> None:
+        last = self.board.peek() if self.board.move_stack else None
+        print()
+        draw.print_board(self.board, color=self.color, lastmove=last)
+        if self.color:
+            print(draw.LEGEND)
+        if last is not None:
+            print(f"last move: {draw.describe(last)}")
+        print(f"position: {self.board.fen()}")
+        print(draw.status_text(self.board, self.colour_names()))
+
+    def play(self) -> None:
+        self.show()
+        while self.result is None and not self.board.is_game_over():
+            seat = self.seat_to_act()
+            player = self.players[seat]
+            if player is None:
+                if not self.human_turn():
+                    break
+            else:
+                self.bot_turn(player, seat)
+            if self.result is None:
+                self.show()
+        if self.result is None and self.board.is_game_over():
+            self.result = records._result_of(self.board.winner)
+        self.announce()
+
+    def bot_turn(self, bot: Any, seat: int) -> None:
+        move = bot.choose(self.board)
+        info = getattr(bot, "last_search", None)
+        self.board.push(move)
+        name = self.names[seat]
+        if info is not None:
+            print(
+                f"{name} plays {draw.describe(move)} after {info.seconds:.2f} s "
+                f"({info.iterations} playouts, {info.value:.0%} to win)"
+            )
+        else:
+            print(f"{name} plays {draw.describe(move)}")
+
+    def human_turn(self) -> bool:
+        """Reads commands until a move is played; False to stop the game."""
+        board = self.board
+        pie = str(board.phase) == "pie"
+        if pie:
+            print(
+                "Pie rule: you may swap, taking Black and its setup (the other player "
+                "then plays White), or keep White and place your first shooter.\n"
+                "Type 'swap' (or 'yes') to swap, 'no' to keep White."
+            )
+        while True:
+            colour = str(board.turn)
+            prompt = "swap? " if pie else ""
+            try:
+                text = input(f"{prompt}{self.names[self.seat_to_act()]} ({colour})> ").strip()
+            except EOFError:
+                print()
+                return False
+            if not text:
+                continue
+            command, *rest = text.split()
+            if pie and command in ("yes", "y"):
+                text = command = "swap"
+            if pie and command in ("no", "n"):
+                print("You keep White: place your first shooter (for example *d4).")
+                pie = False
+                continue
+            if command in ("help", "?"):
+                print(HELP)
+            elif command == "board":
+                self.show()
+            elif command == "moves":
+                print(moves_text(board, rest[0] if rest else None))
+            elif command == "undo":
+                if self.undo():
+                    self.show()
+                    pie = str(board.phase) == "pie"
+            elif command == "resign":
+                self.result = "0-1" if board.turn == veletas.BLACK else "1-0"
+                self.termination = "resignation"
+                return False
+            elif command in ("quit", "exit"):
+                return False
+            else:
+                try:
+                    board.push_str(text)
+                except veletas.InvalidMoveError:
+                    print(
+                        f"{text!r} is not a move or a command: moves look like *e5, e5, "
+                        "d4-d7/f9 or swap; type 'help' for the commands."
+                    )
+                except veletas.IllegalMoveError as error:
+                    print(f"illegal: {error}; type 'moves' to see the legal moves.")
+                else:
+                    return True
+
+    def undo(self) -> bool:
+        """Takes back moves up to and including the human's last turn (the
+        bot's reply with it), so that the human is to act again."""
+        board = self.board
+        popped = []
+        while board.move_stack:
+            popped.append(board.pop())
+            # The popped move was made by whoever acts now that it is gone.
+            if self.players[self.seat_to_act()] is None:
+                print(f"took back: {' '.join(str(move) for move in reversed(popped))}")
+                return True
+        for move in reversed(popped):
+            board.push(move)
+        print("there is no move of yours to take back")
+        return False
+
+    def announce(self) -> None:
+        board = self.board
+        if self.result in ("1-0", "0-1"):
+            winner = veletas.BLACK if self.result == "1-0" else veletas.WHITE
+            name = self.colour_names()[int(winner)]
+            how = " (the other side resigned)" if self.termination == "resignation" else ""
+            print(
+                f"{name} ({winner}) wins{how}, claims {tuple(board.claims)}. Result {self.result}"
+            )
+        else:
+            print("game stopped without a result")
+
+    def record(self) -> records.GameRecord:
+        names = self.colour_names()
+        extra = {"Termination": self.termination} if self.termination else {}
+        return records.GameRecord.from_board(
+            self.board,
+            black=names[int(veletas.BLACK)],
+            white=names[int(veletas.WHITE)],
+            result=self.result or "*",
+            **extra,
+        )
+
+
+def moves_text(board: Any, square_text: str | None) -> str:
+    """The legal moves, all of them in setup, a summary in play (shots
+    without a move and the shooters that can move), or those that start
+    from, move to or shoot onto one square."""
+    moves = list(board.legal_moves)
+    if square_text is not None:
+        try:
+            sq = parse_square(square_text)
+        except veletas.InvalidMoveError:
+            return f"{square_text!r} is not a square (a1 is bottom-left)"
+        moves = [m for m in moves if sq in (m.origin, m.destination, m.target)]
+        if not moves:
+            return f"no legal move involves {square_text}"
+        head = f"{len(moves)} legal moves involve {square_text}:"
+    elif str(board.phase) == "play" and len(moves) > _PAGE:
+        shots = [str(m) for m in moves if m.origin is None]
+        origins: dict[str, int] = {}
+        for m in moves:
+            if m.origin is not None:
+                name = veletas.square_name(m.origin)
+                origins[name] = origins.get(name, 0) + 1
+        movers = ", ".join(f"{name} ({count})" for name, count in origins.items())
+        return (
+            f"{len(moves)} legal moves.\n"
+            f"Shots without a shooter move ({len(shots)}): {' '.join(shots)}\n"
+            f"Shooters that can move (moves each): {movers}\n"
+            "Type 'moves d4' for the moves from, to or onto d4."
+        )
+    else:
+        head = f"{len(moves)} legal moves:"
+    shown = " ".join(str(m) for m in moves[:_PAGE])
+    more = f"\n... and {len(moves) - _PAGE} more" if len(moves) > _PAGE else ""
+    return f"{head}\n{shown}{more}"
+
+
+def run(args: argparse.Namespace) -> int:
+    board = options.board_from(args, None)
+    color = draw.use_color(sys.stdout, args.no_color)
+    bot = make_bot(args.bot, args.seconds, args.threads, args.seed)
+    human_seat = 0 if args.seat == "first" else 1
+    players: list[Any] = [None, None]
+    names = ["", ""]
+    players[1 - human_seat] = bot
+    names[1 - human_seat] = bot_name(args.bot, args.seconds)
+    if args.bot2 is not None:
+        seconds2 = args.seconds2 or args.seconds
+        players[human_seat] = make_bot(args.bot2, seconds2, args.threads, args.seed + 1)
+        names[human_seat] = bot_name(args.bot2, seconds2)
+        if names[0] == names[1]:
+            names = [f"{names[0]} #1", f"{names[1]} #2"]
+    else:
+        names[human_seat] = args.name
+        print(f"You play {args.seat} against {names[1 - human_seat]}. Type 'help' for help.")
+    game = Game(board, players, names, color)
+    game.play()
+    if args.save:
+        with open(args.save, "a", encoding="utf-8") as file:
+            if file.tell() > 0:
+                file.write("\n")
+            records.write([game.record()], file)
+        print(f"saved the record to {args.save}")
+    return 0

@@ -1,0 +1,82 @@
+"""``veletas replay``: step through a recorded game in the terminal."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from veletas import records
+from veletas.cli import draw
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "replay",
+        help="step through a game of a record file",
+        description=(
+            "Show the positions of a recorded game one by one: Enter or n for the "
+            "next move, p for the previous one, q to quit. With --all (or when the "
+            "input is not a terminal), print every position."
+        ),
+    )
+    parser.add_argument("file", help="a record file (docs/records.md)")
+    parser.add_argument("--game", type=int, default=1, help="which game of the file, from 1")
+    parser.add_argument("--all", action="store_true", help="print every position and stop")
+    parser.add_argument("--no-color", action="store_true", help="draw without colours")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    games = records.read(args.file)
+    if not 1 <= args.game <= len(games):
+        print(
+            f"veletas: error: --game {args.game}: {args.file} holds {len(games)} game(s)",
+            file=sys.stderr,
+        )
+        return 2
+    record = games[args.game - 1]
+    tags = record.tags
+    print(
+        f"{tags.get('Black', '?')} (Black) vs {tags.get('White', '?')} (White), "
+        f"{tags.get('Variant', '?')}, {len(record.moves)} moves, result {record.result}"
+    )
+    color = draw.use_color(sys.stdout, args.no_color)
+    boards = list(record.boards())
+
+    def show(ply: int) -> None:
+        board = boards[ply]
+        last = record.moves[ply - 1] if ply > 0 else None
+        print()
+        draw.print_board(board, color=color, lastmove=last)
+        moved = f"{ply}. {draw.describe(last)}" if last is not None else "start"
+        print(f"[{ply}/{len(record.moves)}] {moved}   position: {board.fen()}")
+
+    if args.all or not sys.stdin.isatty():
+        for ply in range(len(boards)):
+            show(ply)
+        print(f"result {record.result}")
+        return 0
+    ply = 0
+    show(ply)
+    while True:
+        try:
+            key = input("[Enter/n next, p previous, q quit]> ").strip().lower()
+        except EOFError:
+            break
+        if key in ("", "n"):
+            if ply == len(record.moves):
+                print(f"the end: result {record.result}")
+                continue
+            ply += 1
+        elif key == "p":
+            if ply == 0:
+                print("this is the start")
+                continue
+            ply -= 1
+        elif key == "q":
+            break
+        else:
+            print("keys: Enter or n (next), p (previous), q (quit)")
+            continue
+        show(ply)
+    return 0

@@ -1,0 +1,747 @@
+//! Monte Carlo tree search: UCT with random playouts, over any [`Game`].
+//!
+//! The tree is built over the game's decisions (for Veletas, the
+//! micro-decisions of a turn), so a node has at most `num_actions()`
+//! children. Consecutive decisions may belong to the same player, so every
+//! node keeps its statistics from the point of view of the seat that took
+//! the action leading to it, and selection at a node maximises the value of
+//! the seat to act there.
+//!
+//! - Budget: a number of iterations, a wall-clock time, or both (whichever
+//!   runs out first), see [`Budget`].
+//! - Root parallelism: with `threads > 1` each thread grows its own tree from
+//!   its own random stream; the trees are merged at the root by adding the
+//!   visit counts of each action.
+//! - Tree reuse: [`Mcts::advance`] re-roots every tree on a played decision,
+//!   and [`Mcts::set_root`] finds a later position among the descendants, so
+//!   the statistics gathered for it survive from one move to the next.
+//! - With one thread and an iteration budget, a search is a pure function of
+//!   the seed and the calls made so far.
+//!
+//! # Examples
+//!
+//! ```
+//! use _veletas::mcts::{Budget, Config, Mcts};
+//! use _veletas::veletas::{DecisionState, Position, Rules, Variant};
+//!
+//! let start = DecisionState::new(Position::new(Rules::variant(Variant::Small)));
+//! let mut search = Mcts::new(start, Config::default());
+//! let info = search.search(Budget::iterations(200));
+//! assert_eq!(info.iterations, 200);
+//! let action = info.best_action.unwrap();
+//! assert!(search.root().legal_actions().contains(action));
+//! ```
+
+use std::time::{Duration, Instant};
+
+use crate::game::{Action, ActionSet, Game, random_action};
+use crate::rng::Rng;
+
+/// The default exploration constant `c` of the UCT formula
+/// `q + c * sqrt(ln N / n)`, where values `q` are win rates in `[0, 1]`.
+///
+/// `sqrt(2)` is the constant of the UCB1 regret bound; with rewards that are
+/// win rates and a turn split into up to three decisions (each a level of the
+/// tree), a smaller constant spends the iterations deeper on the promising
+/// moves. On the 7x7 and 10x10 games, matches between values from 0.3 to 1.4
+/// favoured 0.7 (`docs/bots.md` gives the measurements).
+pub const DEFAULT_EXPLORATION: f64 = 0.7;
+
+/// The default cap on the nodes of one tree: 24 bytes each, so about 200 MB.
+/// A full tree stops growing and keeps refining its statistics.
+pub const DEFAULT_MAX_NODES: usize = 8_000_000;
+
+/// How a search is set up.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Config {
+    /// The exploration constant `c` of UCT.
+    pub exploration: f64,
+    /// The number of independent trees, each searched by its own thread.
+    pub threads: usize,
+    /// The seed of the random streams: tree `t` draws from stream `(seed, t)`.
+    pub seed: u64,
+    /// The most nodes one tree may hold.
+    pub max_nodes: usize,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            exploration: DEFAULT_EXPLORATION,
+            threads: 1,
+            seed: 0,
+            max_nodes: DEFAULT_MAX_NODES,
+        }
+    }
+}
+
+/// When a search stops: after `iterations` (per tree), after `time`, or at
+/// whichever comes first when both are set. With neither it does nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// The iterations of each tree.
+    pub iterations: Option<u64>,
+    /// The wall-clock time.
+    pub time: Option<Duration>,
+}
+
+impl Budget {
+    /// A budget of `n` iterations per tree.
+    pub const fn iterations(n: u64) -> Budget {
+        Budget {
+            iterations: Some(n),
+            time: None,
+        }
+    }
+
+    /// A budget of wall-clock time.
+    pub const fn time(time: Duration) -> Budget {
+        Budget {
+            iterations: None,
+            time: Some(time),
+        }
+    }
+
+    /// This budget scaled by `share` (in `(0, 1]`), keeping at least one
+    /// iteration.
+    #[must_use]
+    #[allow(
+        clippy::cast_precision_loss,
+        reason = "iteration counts stay far below 2^52"
+    )]
+    pub fn scaled(self, share: f64) -> Budget {
+        Budget {
+            iterations: self
+                .iterations
+                .map(|n| ((n as f64 * share).round() as u64).max(1)),
+            time: self.time.map(|t| t.mul_f64(share)),
+        }
+    }
+}
+
+/// What the search knows of one action at the root, merged over the trees.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ActionStats {
+    /// The action.
+    pub action: Action,
+    /// How many iterations went through it.
+    pub visits: u64,
+    /// The mean result for the seat to act at the root: 1 a win, 0 a loss.
+    pub value: f64,
+}
+
+/// The outcome of one call to [`Mcts::search`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchInfo {
+    /// The most visited action at the root, or `None` at the end of a game.
+    pub best_action: Option<Action>,
+    /// Its mean result for the seat to act (0.5 when nothing is known).
+    pub value: f64,
+    /// The iterations this call ran, over all trees.
+    pub iterations: u64,
+    /// The wall-clock time this call took.
+    pub elapsed: Duration,
+    /// The nodes held by all trees after the call.
+    pub nodes: usize,
+}
+
+const NO_NODE: u32 = u32::MAX;
+
+/// One node: 24 bytes. Children form a linked list through `next_sibling`.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    first_child: u32,
+    next_sibling: u32,
+    visits: u32,
+    /// Twice the wins of `mover` (a game without a winner counts half).
+    half_wins: u32,
+    action: Action,
+    children: u16,
+    /// The seat that took `action`.
+    mover: u8,
+}
+
+impl Node {
+    const fn new(action: Action, mover: u8) -> Node {
+        Node {
+            first_child: NO_NODE,
+            next_sibling: NO_NODE,
+            visits: 0,
+            half_wins: 0,
+            action,
+            children: 0,
+            mover,
+        }
+    }
+}
+
+/// One tree, its root state and its random stream.
+#[derive(Clone, Debug)]
+struct Tree<G> {
+    root: G,
+    /// `nodes[0]` is the root.
+    nodes: Vec<Node>,
+    rng: Rng,
+    /// Scratch: the nodes of the current iteration, root first.
+    path: Vec<u32>,
+    /// Scratch: which actions a node has children for.
+    tried: Vec<u64>,
+}
+
+impl<G: Game> Tree<G> {
+    fn new(root: G, rng: Rng) -> Tree<G> {
+        Tree {
+            root,
+            nodes: vec![Node::new(0, 0)],
+            rng,
+            path: Vec::new(),
+            tried: Vec::new(),
+        }
+    }
+
+    fn reset(&mut self, root: G) {
+        self.root = root;
+        self.nodes.clear();
+        self.nodes.push(Node::new(0, 0));
+    }
+
+    fn children(&self, node: u32) -> impl Iterator<Item = u32> + '_ {
+        let mut next = self.nodes[node as usize].first_child;
+        std::iter::from_fn(move || {
+            let current = next;
+            (current != NO_NODE).then(|| {
+                next = self.nodes[current as usize].next_sibling;
+                current
+            })
+        })
+    }
+
+    fn child_with(&self, node: u32, action: Action) -> Option<u32> {
+        self.children(node)
+            .find(|&child| self.nodes[child as usize].action == action)
+    }
+
+    /// One iteration: select, expand one node, play out, back up.
+    fn iterate(&mut self, exploration: f64, max_nodes: usize) {
+        let mut state = self.root.clone();
+        let mut node = 0u32;
+        self.path.clear();
+        self.path.push(0);
+        loop {
+            let actions = state.legal_actions();
+            let legal = actions.len();
+            if legal == 0 {
+                break;
+            }
+            let current = self.nodes[node as usize];
+            if u32::from(current.children) < legal && self.nodes.len() < max_nodes {
+                let action = self.untried(node, &actions, state.num_actions());
+                let child = self.nodes.len() as u32;
+                let mut fresh = Node::new(action, state.seat_to_act() as u8);
+                fresh.next_sibling = current.first_child;
+                self.nodes.push(fresh);
+                let parent = &mut self.nodes[node as usize];
+                parent.first_child = child;
+                parent.children += 1;
+                state.apply(action);
+                self.path.push(child);
+                break;
+            }
+            if current.first_child == NO_NODE {
+                break;
+            }
+            node = self.select(node, exploration);
+            state.apply(self.nodes[node as usize].action);
+            self.path.push(node);
+        }
+        while let Some(action) = random_action(&state, &mut self.rng) {
+            state.apply(action);
+        }
+        let winner = state.winner();
+        for &index in &self.path {
+            let node = &mut self.nodes[index as usize];
+            node.visits += 1;
+            node.half_wins += match winner {
+                Some(seat) if seat == usize::from(node.mover) => 2,
+                Some(_) => 0,
+                None => 1,
+            };
+        }
+    }
+
+    /// A uniformly random legal action that `node` has no child for yet.
+    fn untried(&mut self, node: u32, actions: &G::Actions, num_actions: usize) -> Action {
+        self.tried.clear();
+        self.tried.resize(num_actions.div_ceil(64), 0);
+        let mut next = self.nodes[node as usize].first_child;
+        while next != NO_NODE {
+            let action = self.nodes[next as usize].action as usize;
+            self.tried[action / 64] |= 1 << (action % 64);
+            next = self.nodes[next as usize].next_sibling;
+        }
+        let untried = actions.len() - u32::from(self.nodes[node as usize].children);
+        let mut pick = self.rng.below(u64::from(untried)) as u32;
+        for k in 0..actions.len() {
+            let action = actions.nth(k).expect("k < len");
+            let index = action as usize;
+            if self.tried[index / 64] & (1 << (index % 64)) == 0 {
+                if pick == 0 {
+                    return action;
+                }
+                pick -= 1;
+            }
+        }
+        unreachable!("a node with fewer children than actions has an untried action")
+    }
+
+    /// The child of `node` with the best UCT score; the first one on ties.
+    fn select(&self, node: u32, exploration: f64) -> u32 {
+        let log_visits = f64::from(self.nodes[node as usize].visits.max(1)).ln();
+        let mut best = NO_NODE;
+        let mut best_score = f64::NEG_INFINITY;
+        for child in self.children(node) {
+            let stats = &self.nodes[child as usize];
+            let visits = f64::from(stats.visits.max(1));
+            let score = f64::from(stats.half_wins) / (2.0 * visits)
+                + exploration * (log_visits / visits).sqrt();
+            if score > best_score {
+                best_score = score;
+                best = child;
+            }
+        }
+        best
+    }
+
+    fn run(&mut self, budget: Budget, config: &Config, start: Instant) -> u64 {
+        // Checking the clock costs a system call: every 16 iterations is
+        // often enough (an iteration takes microseconds).
+        const CLOCK_EVERY: u64 = 16;
+        if self.root.legal_actions().is_empty() {
+            return 0;
+        }
+        let limit = budget.iterations.unwrap_or(u64::MAX);
+        let deadline = budget.time.map(|t| start + t);
+        let mut done = 0;
+        while done < limit {
+            if done % CLOCK_EVERY == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            self.iterate(config.exploration, config.max_nodes);
+            done += 1;
+        }
+        done
+    }
+
+    /// Makes the child of the root reached by `action` the new root, keeping
+    /// its subtree; a root without that child starts afresh.
+    fn advance(&mut self, action: Action) {
+        let mut state = self.root.clone();
+        state.apply(action);
+        match self.child_with(0, action) {
+            Some(child) => self.keep_subtree(child, state),
+            None => self.reset(state),
+        }
+    }
+
+    /// Copies the subtree of `top` into a fresh arena with `top` as root.
+    fn keep_subtree(&mut self, top: u32, state: G) {
+        let mut kept = Vec::with_capacity(self.nodes.len());
+        let mut root = self.nodes[top as usize];
+        root.next_sibling = NO_NODE;
+        kept.push(root);
+        // Breadth first: each kept node's children are copied in order and
+        // its `first_child` rewritten to the copies' indices.
+        let mut index = 0;
+        while index < kept.len() {
+            let old_first = kept[index].first_child;
+            if old_first != NO_NODE {
+                let first_new = kept.len() as u32;
+                let mut old = old_first;
+                while old != NO_NODE {
+                    let mut copy = self.nodes[old as usize];
+                    old = copy.next_sibling;
+                    copy.next_sibling = if old == NO_NODE {
+                        NO_NODE
+                    } else {
+                        kept.len() as u32 + 1
+                    };
+                    kept.push(copy);
+                }
+                kept[index].first_child = first_new;
+            }
+            index += 1;
+        }
+        self.nodes = kept;
+        self.root = state;
+    }
+}
+
+impl<G: Game + PartialEq> Tree<G> {
+    /// The node below the root (at most `max_depth` decisions down) whose
+    /// state is `target`. Subtrees whose state `may_lead` rules out are
+    /// skipped.
+    fn find(&self, target: &G, max_depth: usize, may_lead: &impl Fn(&G) -> bool) -> Option<u32> {
+        let mut frontier = vec![(0u32, self.root.clone())];
+        for _ in 0..max_depth {
+            let mut next = Vec::new();
+            for (node, state) in frontier {
+                for child in self.children(node) {
+                    let mut after = state.clone();
+                    after.apply(self.nodes[child as usize].action);
+                    if &after == target {
+                        return Some(child);
+                    }
+                    if may_lead(&after) {
+                        next.push((child, after));
+                    }
+                }
+            }
+            frontier = next;
+        }
+        None
+    }
+}
+
+/// A search that lives across moves: one tree per thread.
+#[derive(Clone, Debug)]
+pub struct Mcts<G> {
+    config: Config,
+    trees: Vec<Tree<G>>,
+}
+
+impl<G: Game> Mcts<G> {
+    /// A search rooted at `root`. A `threads` of 0 counts as 1.
+    pub fn new(root: G, config: Config) -> Mcts<G> {
+        let config = Config {
+            threads: config.threads.max(1),
+            max_nodes: config.max_nodes.max(1),
+            ..config
+        };
+        let mut trees: Vec<Tree<G>> = (1..config.threads)
+            .map(|t| Tree::new(root.clone(), Rng::for_game(config.seed, t as u64)))
+            .collect();
+        trees.insert(0, Tree::new(root, Rng::for_game(config.seed, 0)));
+        Mcts { config, trees }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The state at the root.
+    pub fn root(&self) -> &G {
+        &self.trees[0].root
+    }
+
+    /// The nodes held by all trees.
+    pub fn node_count(&self) -> usize {
+        self.trees.iter().map(|tree| tree.nodes.len()).sum()
+    }
+
+    /// The iterations that went through the root so far, over all trees.
+    pub fn root_visits(&self) -> u64 {
+        self.trees
+            .iter()
+            .map(|tree| u64::from(tree.nodes[0].visits))
+            .sum()
+    }
+
+    /// Grows the trees within `budget` (each tree on its own thread) and
+    /// returns the best action.
+    pub fn search(&mut self, budget: Budget) -> SearchInfo {
+        let start = Instant::now();
+        let config = self.config;
+        let iterations = if let [tree] = self.trees.as_mut_slice() {
+            tree.run(budget, &config, start)
+        } else {
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = self
+                    .trees
+                    .iter_mut()
+                    .map(|tree| scope.spawn(move || tree.run(budget, &config, start)))
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|handle| handle.join().expect("a search thread panicked"))
+                    .sum()
+            })
+        };
+        let stats = self.root_stats();
+        let best = best_of(&stats);
+        SearchInfo {
+            best_action: best.map(|s| s.action),
+            value: best.map_or(0.5, |s| s.value),
+            iterations,
+            elapsed: start.elapsed(),
+            nodes: self.node_count(),
+        }
+    }
+
+    /// The statistics of the root's actions, merged over the trees, in
+    /// ascending action order.
+    #[allow(
+        clippy::cast_precision_loss,
+        reason = "visit counts stay far below 2^52"
+    )]
+    pub fn root_stats(&self) -> Vec<ActionStats> {
+        let mut merged: Vec<(Action, u64, u64)> = Vec::new();
+        for tree in &self.trees {
+            for child in tree.children(0) {
+                let node = &tree.nodes[child as usize];
+                match merged.iter_mut().find(|(a, _, _)| *a == node.action) {
+                    Some(entry) => {
+                        entry.1 += u64::from(node.visits);
+                        entry.2 += u64::from(node.half_wins);
+                    }
+                    None => merged.push((
+                        node.action,
+                        u64::from(node.visits),
+                        u64::from(node.half_wins),
+                    )),
+                }
+            }
+        }
+        merged.sort_unstable_by_key(|&(action, _, _)| action);
+        merged
+            .into_iter()
+            .map(|(action, visits, half_wins)| ActionStats {
+                action,
+                visits,
+                value: if visits == 0 {
+                    0.5
+                } else {
+                    half_wins as f64 / (2 * visits) as f64
+                },
+            })
+            .collect()
+    }
+
+    /// The most visited action at the root (the better value, then the
+    /// lower id, on ties), or `None` if nothing was searched.
+    pub fn best_action(&self) -> Option<Action> {
+        best_of(&self.root_stats()).map(|s| s.action)
+    }
+
+    /// Plays the decision `action` at the root of every tree, keeping the
+    /// statistics below it. `action` must be legal at the root.
+    pub fn advance(&mut self, action: Action) {
+        for tree in &mut self.trees {
+            tree.advance(action);
+        }
+    }
+
+    /// Forgets everything and roots the search at `root`.
+    pub fn reset(&mut self, root: &G) {
+        for tree in &mut self.trees {
+            tree.reset(root.clone());
+        }
+    }
+}
+
+impl<G: Game + PartialEq> Mcts<G> {
+    /// Re-roots the search at `state`: keeps the subtree of the node that
+    /// reaches it within `max_depth` decisions of the root (the opponent's
+    /// reply since the last move, say); otherwise starts afresh. Returns
+    /// whether statistics were kept.
+    pub fn set_root(&mut self, state: &G, max_depth: usize) -> bool {
+        self.set_root_pruned(state, max_depth, |_| true)
+    }
+
+    /// [`Mcts::set_root`], skipping the subtrees of states for which
+    /// `may_lead` is false (a game-specific test that a state cannot
+    /// precede `state`, which saves walking the whole tree).
+    pub fn set_root_pruned(
+        &mut self,
+        state: &G,
+        max_depth: usize,
+        may_lead: impl Fn(&G) -> bool,
+    ) -> bool {
+        if self.root() == state {
+            return true;
+        }
+        let mut kept = false;
+        for tree in &mut self.trees {
+            match tree.find(state, max_depth, &may_lead) {
+                Some(node) => {
+                    tree.keep_subtree(node, state.clone());
+                    kept = true;
+                }
+                None => tree.reset(state.clone()),
+            }
+        }
+        kept
+    }
+}
+
+fn best_of(stats: &[ActionStats]) -> Option<ActionStats> {
+    stats
+        .iter()
+        .copied()
+        .filter(|s| s.visits > 0)
+        .max_by(|a, b| {
+            a.visits
+                .cmp(&b.visits)
+                .then(a.value.total_cmp(&b.value))
+                .then(b.action.cmp(&a.action))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::veletas::decision::square_id;
+    use crate::veletas::{DecisionState, Lines, Position, Rules, SetupRule, Variant};
+
+    fn state(fen: &str) -> DecisionState {
+        DecisionState::new(
+            Position::from_fen(fen, SetupRule::Perimeter, Lines::ShootersPass).unwrap(),
+        )
+    }
+
+    fn config(seed: u64) -> Config {
+        Config {
+            seed,
+            ..Config::default()
+        }
+    }
+
+    const MIDGAME: &str = "7/2x4/7/1s5/7/o1s2s1/7 b play 3";
+
+    #[test]
+    fn one_thread_with_a_seed_is_deterministic() {
+        let run = |seed| {
+            let mut search = Mcts::new(state(MIDGAME), config(seed));
+            let info = search.search(Budget::iterations(3000));
+            (info.best_action, search.root_stats(), search.node_count())
+        };
+        assert_eq!(run(11), run(11));
+        let (_, stats_a, _) = run(11);
+        let (_, stats_b, _) = run(12);
+        assert_ne!(stats_a, stats_b, "another seed explores differently");
+    }
+
+    #[test]
+    fn the_budget_counts_iterations_and_root_visits() {
+        let mut search = Mcts::new(state(MIDGAME), config(1));
+        let info = search.search(Budget::iterations(500));
+        assert_eq!(info.iterations, 500);
+        assert_eq!(search.root_visits(), 500);
+        let visits: u64 = search.root_stats().iter().map(|s| s.visits).sum();
+        assert_eq!(visits, 500);
+        let timed = search.search(Budget::time(Duration::from_millis(30)));
+        assert!(timed.iterations > 0);
+        assert_eq!(search.root_visits(), 500 + timed.iterations);
+    }
+
+    #[test]
+    fn finds_an_immediate_win() {
+        // 7x7, Black to move with one claim: the shooter on a6 is boxed in
+        // but for a7; a black stone there traps it next to a black group
+        // of three, Black's second claim.
+        let fen = "1o5/sx5/xx5/7/3s3/7/1o3oX b play 3";
+        let pos = Position::from_fen(fen, SetupRule::Perimeter, Lines::ShootersPass).unwrap();
+        let winning: Vec<_> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|&m| {
+                let mut after = pos;
+                after.play_unchecked(m);
+                after.winner() == Some(crate::veletas::Color::Black)
+            })
+            .collect();
+        assert!(!winning.is_empty(), "the test position has a winning move");
+        let mut search = Mcts::new(DecisionState::new(pos), config(3));
+        let mut actions = Vec::new();
+        // Search decision by decision, as the bots do.
+        while search.root().stage() != crate::veletas::Stage::Start || actions.is_empty() {
+            let action = search.search(Budget::iterations(4000)).best_action.unwrap();
+            actions.push(action);
+            search.advance(action);
+        }
+        assert_eq!(
+            search.root().winner(),
+            Some(0),
+            "actions {actions:?} do not win"
+        );
+    }
+
+    #[test]
+    fn advancing_keeps_the_statistics_of_the_subtree() {
+        let mut search = Mcts::new(state(MIDGAME), config(5));
+        search.search(Budget::iterations(5000));
+        let best = search.best_action().unwrap();
+        let before = search
+            .root_stats()
+            .into_iter()
+            .find(|s| s.action == best)
+            .unwrap();
+        search.advance(best);
+        assert_eq!(search.root_visits(), before.visits);
+        // The visits below the new root are those of its children (the
+        // iterations that stopped at it expanded one child each).
+        let below: u64 = search.root_stats().iter().map(|s| s.visits).sum();
+        assert!(below + 1 >= before.visits && below <= before.visits);
+        assert!(search.node_count() < 5001);
+
+        // An unexplored action starts a fresh tree.
+        let mut other = Mcts::new(state(MIDGAME), config(5));
+        let d = square_id("f2".parse().unwrap(), 7);
+        other.advance(d);
+        assert_eq!(other.root_visits(), 0);
+        assert_eq!(other.node_count(), 1);
+    }
+
+    #[test]
+    fn set_root_finds_the_position_a_turn_later() {
+        let start = state(MIDGAME);
+        let mut search = Mcts::new(start, config(9));
+        search.search(Budget::iterations(20_000));
+        // Follow the most visited path for one whole turn.
+        let mut expected = start;
+        let mut depth = 0;
+        let mut probe = search.clone();
+        loop {
+            let action = probe.best_action().unwrap();
+            probe.advance(action);
+            expected.apply(action).unwrap();
+            depth += 1;
+            if expected.stage() == crate::veletas::Stage::Start {
+                break;
+            }
+        }
+        let visits = probe.root_visits();
+        assert!(visits > 0);
+        assert!(search.set_root(&expected, depth));
+        assert_eq!(search.root(), &expected);
+        assert_eq!(search.root_visits(), visits);
+        // A position that is not below the root resets the tree.
+        let elsewhere = DecisionState::new(Position::new(Rules::variant(Variant::Small)));
+        assert!(!search.set_root(&elsewhere, 6));
+        assert_eq!(search.root_visits(), 0);
+    }
+
+    #[test]
+    fn root_parallel_trees_merge_their_visits() {
+        let mut search = Mcts::new(
+            state(MIDGAME),
+            Config {
+                threads: 2,
+                ..config(4)
+            },
+        );
+        let info = search.search(Budget::iterations(1000));
+        assert_eq!(info.iterations, 2000);
+        assert_eq!(search.root_visits(), 2000);
+        let merged: u64 = search.root_stats().iter().map(|s| s.visits).sum();
+        assert_eq!(merged, 2000);
+    }
+
+    #[test]
+    fn a_finished_game_has_nothing_to_search() {
+        let mut search = Mcts::new(state("1o5/Xx5/xx5/7/3s3/7/1o3oX w play 3"), config(0));
+        let info = search.search(Budget::iterations(100));
+        assert_eq!(info.best_action, None);
+        assert_eq!(info.iterations, 0);
+    }
+}

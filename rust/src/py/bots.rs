@@ -1,0 +1,163 @@
+//! The engines behind `veletas.bots`: the Monte Carlo tree search player and
+//! the random and greedy move choices.
+//!
+//! Positions arrive as a position string with the rule options (so boards of
+//! either backend can be played), and moves leave as notation text.
+
+use std::time::Duration;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+
+use super::error::{CoreError, InvalidRulesError};
+use crate::mcts::{Budget, Config, DEFAULT_EXPLORATION, DEFAULT_MAX_NODES};
+use crate::rng::Rng;
+use crate::veletas::bots::{MctsPlayer, greedy_move as core_greedy, random_move as core_random};
+use crate::veletas::{DecisionState, Lines, Position, SetupRule};
+
+/// The position of `fen` under the given options.
+fn position(
+    fen: &Bound<'_, PyString>,
+    setup_rule: &str,
+    shooters_block: bool,
+) -> PyResult<Position> {
+    let setup_rule: SetupRule =
+        setup_rule
+            .parse()
+            .map_err(|err: crate::veletas::rules::ParseSetupRuleError| {
+                InvalidRulesError::new_err(err.to_string())
+            })?;
+    Position::from_fen(
+        &fen.to_string_lossy(),
+        setup_rule,
+        Lines::from_shooters_block(shooters_block),
+    )
+    .or_else(|error| Err(CoreError::fen(fen, error)?.into()))
+}
+
+/// What a search reports: the move, the iterations, the estimated chance of
+/// winning, whether earlier statistics were reused, and the nodes held.
+type Choice = (String, u64, f64, bool, usize);
+
+/// The Monte Carlo tree search player; it keeps its trees between calls.
+#[pyclass(name = "MctsPlayer", module = "veletas._veletas")]
+pub struct PyMctsPlayer {
+    player: MctsPlayer,
+}
+
+#[pymethods]
+impl PyMctsPlayer {
+    #[new]
+    #[pyo3(signature = (*, threads = 1, seed = 0, exploration = DEFAULT_EXPLORATION, max_nodes = DEFAULT_MAX_NODES))]
+    fn new(
+        threads: usize,
+        seed: u64,
+        exploration: f64,
+        max_nodes: usize,
+    ) -> PyResult<PyMctsPlayer> {
+        if threads == 0 {
+            return Err(PyValueError::new_err("threads must be at least 1, got 0"));
+        }
+        if !(exploration.is_finite() && exploration >= 0.0) {
+            return Err(PyValueError::new_err(format!(
+                "exploration must be a finite number of 0 or more, got {exploration}"
+            )));
+        }
+        if max_nodes == 0 {
+            return Err(PyValueError::new_err("max_nodes must be at least 1, got 0"));
+        }
+        let config = Config {
+            exploration,
+            threads,
+            seed,
+            max_nodes,
+        };
+        Ok(PyMctsPlayer {
+            player: MctsPlayer::new(config),
+        })
+    }
+
+    /// Searches the turn of `fen` and returns `(move, iterations, value,
+    /// reused, nodes)`, or None at the end of the game. The search runs
+    /// without the GIL.
+    #[pyo3(signature = (fen, setup_rule, shooters_block, swapped, *, iterations = None, seconds = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn choose(
+        &mut self,
+        py: Python<'_>,
+        fen: &Bound<'_, PyString>,
+        setup_rule: &str,
+        shooters_block: bool,
+        swapped: bool,
+        iterations: Option<u64>,
+        seconds: Option<f64>,
+    ) -> PyResult<Option<Choice>> {
+        let position = position(fen, setup_rule, shooters_block)?;
+        let time = match seconds {
+            None => None,
+            Some(s) if s.is_finite() && s > 0.0 => Some(Duration::from_secs_f64(s)),
+            Some(s) => {
+                return Err(PyValueError::new_err(format!(
+                    "seconds must be a positive number, got {s}"
+                )));
+            }
+        };
+        if iterations == Some(0) || (iterations.is_none() && time.is_none()) {
+            return Err(PyValueError::new_err(
+                "a search needs a budget: iterations of 1 or more, or seconds above 0",
+            ));
+        }
+        let budget = Budget { iterations, time };
+        let state = DecisionState::with_swapped(position, swapped);
+        let player = &mut self.player;
+        let info = py.detach(|| player.choose(state, budget));
+        Ok(info.map(|info| {
+            (
+                info.chosen.to_string(),
+                info.iterations(),
+                info.value(),
+                info.reused,
+                self.player.node_count(),
+            )
+        }))
+    }
+
+    /// Forgets the trees.
+    fn clear(&mut self) {
+        self.player.clear();
+    }
+}
+
+/// A uniformly random legal move of `fen`, drawn from stream `(seed, index)`;
+/// None at the end of the game.
+#[pyfunction]
+pub fn random_move(
+    fen: &Bound<'_, PyString>,
+    setup_rule: &str,
+    shooters_block: bool,
+    seed: u64,
+    index: u64,
+) -> PyResult<Option<String>> {
+    let position = position(fen, setup_rule, shooters_block)?;
+    let mut rng = Rng::for_game(seed, index);
+    Ok(core_random(&position, &mut rng).map(|m| m.to_string()))
+}
+
+/// The one-ply greedy move of `fen`, ties broken from stream `(seed,
+/// index)`; None at the end of the game.
+#[pyfunction]
+pub fn greedy_move(
+    py: Python<'_>,
+    fen: &Bound<'_, PyString>,
+    setup_rule: &str,
+    shooters_block: bool,
+    seed: u64,
+    index: u64,
+) -> PyResult<Option<String>> {
+    let position = position(fen, setup_rule, shooters_block)?;
+    let mut rng = Rng::for_game(seed, index);
+    Ok(py
+        .detach(|| core_greedy(&position, &mut rng))
+        .map(|m| m.to_string()))
+}

@@ -1,0 +1,377 @@
+//! Players of Veletas: a uniformly random mover, a one-ply greedy mover, and
+//! the turn-level driver of the Monte Carlo tree search.
+//!
+//! The search works on micro-decisions ([`DecisionState`]); [`MctsPlayer`]
+//! runs it decision by decision and assembles the decisions into a [`Move`].
+
+use super::color::Color;
+use super::decision::{Action, DecisionState, Stage, id_square};
+use super::moves::Move;
+use super::position::{Phase, Position};
+use crate::mcts::{Budget, Config, Mcts, SearchInfo};
+use crate::rng::Rng;
+
+/// A legal move drawn uniformly from [`Position::legal_moves`], or `None`
+/// when there is none.
+pub fn random_move(position: &Position, rng: &mut Rng) -> Option<Move> {
+    let moves = position.legal_moves();
+    if moves.is_empty() {
+        return None;
+    }
+    Some(moves[rng.below(moves.len() as u64) as usize])
+}
+
+/// The score of the greedy player for the position after its move: a win
+/// beats everything; otherwise the claims won minus the claims handed over.
+fn greedy_score(before: &Position, after: &Position, me: Color) -> i32 {
+    if after.winner() == Some(me) {
+        return i32::MAX;
+    }
+    let gained = |color: Color| (after.claims(color) - before.claims(color)) as i32;
+    gained(me) - gained(me.other())
+}
+
+/// The move of the one-ply greedy player: a winning move if there is one,
+/// else a move that wins the most claims net of those it hands to the
+/// opponent; ties are broken uniformly at random. `None` when there is no
+/// legal move.
+///
+/// # Examples
+///
+/// ```
+/// use _veletas::rng::Rng;
+/// use _veletas::veletas::bots::greedy_move;
+/// use _veletas::veletas::{Lines, Position, SetupRule};
+///
+/// // Black, with one claim, traps the shooter on a6 by shooting onto a7.
+/// let pos = Position::from_fen("1o5/sx5/xx5/7/3s3/7/1o3oX b play 3", SetupRule::Perimeter, Lines::ShootersPass)
+///     .unwrap();
+/// let m = greedy_move(&pos, &mut Rng::for_game(0, 0)).unwrap();
+/// let mut after = pos;
+/// after.play(m).unwrap();
+/// assert!(after.winner().is_some());
+/// ```
+pub fn greedy_move(position: &Position, rng: &mut Rng) -> Option<Move> {
+    let me = position.turn();
+    let mut best = None;
+    let mut best_score = i32::MIN;
+    let mut ties = 0u64;
+    for m in position.legal_moves() {
+        let mut after = *position;
+        after.play_unchecked(m);
+        let score = greedy_score(position, &after, me);
+        if score > best_score {
+            best_score = score;
+            best = Some(m);
+            ties = 1;
+        } else if score == best_score {
+            // Reservoir sampling: each of the tied moves is kept with
+            // probability 1 / ties.
+            ties += 1;
+            if rng.below(ties) == 0 {
+                best = Some(m);
+            }
+        }
+    }
+    best
+}
+
+/// The move that `actions`, taken from the start of the turn of `start`,
+/// spell.
+fn move_of(start: &DecisionState, actions: &[Action]) -> Move {
+    let size = start.size();
+    let square = |action: Action| id_square(action, size).expect("a square id");
+    let swap = start.legal_actions().swap();
+    match (start.position().phase(), actions) {
+        (Phase::Setup | Phase::Pie, &[action]) if action == swap => Move::Swap,
+        (Phase::Setup | Phase::Pie, &[action]) => start.position().next_placement(square(action)),
+        (Phase::Play, &[_pass, target]) => Move::Stone(square(target)),
+        (Phase::Play, &[origin, destination, target]) => Move::Shot {
+            origin: square(origin),
+            destination: square(destination),
+            target: square(target),
+        },
+        _ => unreachable!("a turn is one placement or a play of two or three decisions"),
+    }
+}
+
+/// What one call of [`MctsPlayer::choose`] did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TurnInfo {
+    /// The chosen move.
+    pub chosen: Move,
+    /// The searches, one per decision of the turn.
+    pub searches: Vec<SearchInfo>,
+    /// Whether the statistics of earlier searches were reused.
+    pub reused: bool,
+}
+
+impl TurnInfo {
+    /// The iterations of all the turn's searches.
+    pub fn iterations(&self) -> u64 {
+        self.searches.iter().map(|s| s.iterations).sum()
+    }
+
+    /// The estimated chance that the mover wins, from the first decision's
+    /// search.
+    pub fn value(&self) -> f64 {
+        self.searches.first().map_or(0.5, |s| s.value)
+    }
+}
+
+/// The Monte Carlo tree search player: searches each decision of a turn and
+/// keeps its trees from one move to the next.
+#[derive(Clone, Debug)]
+pub struct MctsPlayer {
+    config: Config,
+    search: Option<Mcts<DecisionState>>,
+}
+
+/// How deep [`Mcts::set_root`] looks for the new position: two turns of up
+/// to three decisions (the opponent's reply, or a placement and a reply).
+const REUSE_DEPTH: usize = 6;
+
+impl MctsPlayer {
+    /// A player with this search configuration.
+    pub const fn new(config: Config) -> MctsPlayer {
+        MctsPlayer {
+            config,
+            search: None,
+        }
+    }
+
+    /// The search configuration.
+    pub const fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Chooses a move for the turn of `state` (which must be at the start of
+    /// a turn) within `budget`, or `None` at the end of the game.
+    ///
+    /// The budget is shared by the decisions of the turn: each decision that
+    /// may be followed by another gets half of what is left, the last one
+    /// all of it. (A play turn is two or three decisions; setup, one.)
+    pub fn choose(&mut self, state: DecisionState, budget: Budget) -> Option<TurnInfo> {
+        if state.legal_actions().is_empty() {
+            return None;
+        }
+        let reused = if let Some(search) = &mut self.search {
+            // Stones are never taken off the board: a position with a stone
+            // that `state` lacks cannot lead to it.
+            let target = *state.position();
+            search.set_root_pruned(&state, REUSE_DEPTH, |node| {
+                let pos = node.position();
+                [Color::Black, Color::White]
+                    .into_iter()
+                    .all(|c| (pos.stones(c) - target.stones(c)).is_empty())
+            })
+        } else {
+            self.search = Some(Mcts::new(state, self.config));
+            false
+        };
+        let search = self.search.as_mut().expect("set above");
+        let mut left = 1.0;
+        let mut actions = Vec::new();
+        let mut searches = Vec::new();
+        loop {
+            let root = search.root();
+            let last = root.position().phase() != Phase::Play
+                || matches!(root.stage(), Stage::Target { .. });
+            let share = if last { left } else { left / 2.0 };
+            left -= share;
+            let info = search.search(budget.scaled(share));
+            let action = info.best_action.unwrap_or_else(|| {
+                // A budget too small to visit any child: the first action.
+                search
+                    .root()
+                    .legal_actions()
+                    .nth(0)
+                    .expect("a legal action")
+            });
+            searches.push(info);
+            actions.push(action);
+            search.advance(action);
+            if search.root().stage() == Stage::Start {
+                break;
+            }
+        }
+        Some(TurnInfo {
+            chosen: move_of(&state, &actions),
+            searches,
+            reused,
+        })
+    }
+
+    /// Forgets the trees.
+    pub fn clear(&mut self) {
+        self.search = None;
+    }
+
+    /// The nodes the player's trees hold.
+    pub fn node_count(&self) -> usize {
+        self.search.as_ref().map_or(0, Mcts::node_count)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::veletas::{Lines, Rules, SetupRule, Variant};
+
+    fn config(seed: u64) -> Config {
+        Config {
+            seed,
+            ..Config::default()
+        }
+    }
+
+    /// A whole game between `first` and `second`; returns the winning seat
+    /// (0 = first) and checks that every chosen move is legal.
+    fn play(
+        rules: Rules,
+        mut first: impl FnMut(DecisionState) -> Move,
+        mut second: impl FnMut(DecisionState) -> Move,
+    ) -> usize {
+        let mut state = DecisionState::new(Position::new(rules));
+        loop {
+            if let Some(seat) = state.winner() {
+                return seat;
+            }
+            let m = if state.seat_to_act() == 0 {
+                first(state)
+            } else {
+                second(state)
+            };
+            assert!(
+                state.position().is_legal(m),
+                "{m} in {}",
+                state.position().fen()
+            );
+            for action in state.actions_of(m) {
+                state.apply(action).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn the_mcts_player_plays_legal_whole_turns() {
+        let mut player = MctsPlayer::new(config(1));
+        let mut rng = Rng::for_game(1, 0);
+        let rules = Rules::variant(Variant::Small);
+        let mut reused = 0;
+        play(
+            rules,
+            |state| {
+                let info = player.choose(state, Budget::iterations(300)).unwrap();
+                reused += usize::from(info.reused);
+                assert!(info.iterations() >= 300 * 3 / 4);
+                info.chosen
+            },
+            |state| random_move(state.position(), &mut rng).unwrap(),
+        );
+        assert!(reused > 0, "the trees are kept from move to move");
+    }
+
+    #[test]
+    fn the_mcts_player_is_deterministic_for_a_seed() {
+        let pos = Position::from_fen(
+            "7/2x4/7/1s5/7/o1s2s1/7 b play 3",
+            SetupRule::Perimeter,
+            Lines::ShootersPass,
+        )
+        .unwrap();
+        let choose = |seed| {
+            MctsPlayer::new(config(seed))
+                .choose(DecisionState::new(pos), Budget::iterations(2000))
+                .unwrap()
+        };
+        let (a, b) = (choose(7), choose(7));
+        assert_eq!(a.chosen, b.chosen);
+        assert_eq!(a.searches.len(), b.searches.len());
+        assert!(pos.is_legal(a.chosen));
+    }
+
+    #[test]
+    fn greedy_takes_claims_and_avoids_handing_them_over() {
+        // White to move, with the shooter on a6 boxed in but for a7. A
+        // white stone on a7 would trap it between a white group of two and
+        // a black group of three: a claim handed to Black. Moving it to a7
+        // and shooting back onto a6 traps it among white stones only: a
+        // claim for White, the one move greedy must find.
+        let pos = Position::from_fen(
+            "1o5/sx5/xx5/7/3s3/7/1o3os w play 3",
+            SetupRule::Perimeter,
+            Lines::ShootersPass,
+        )
+        .unwrap();
+        let a7: crate::veletas::Square = "a7".parse().unwrap();
+        let mut handing = Position::from_fen(
+            "1o5/sx5/xx5/7/3s3/7/1o3os w play 3",
+            SetupRule::Perimeter,
+            Lines::ShootersPass,
+        )
+        .unwrap();
+        handing.play(Move::Stone(a7)).unwrap();
+        assert_eq!(handing.claims(Color::Black), 1, "a7 hands a claim over");
+        for seed in 0..10 {
+            let m = greedy_move(&pos, &mut Rng::for_game(seed, 0)).unwrap();
+            assert_eq!(m, "a6-a7/a6".parse().unwrap());
+        }
+        // Where no move changes the claims, the choice varies with the seed
+        // and never hands a claim over.
+        let quiet = Position::from_fen(
+            "7/2x4/7/1s5/7/o1s2s1/7 b play 3",
+            SetupRule::Perimeter,
+            Lines::ShootersPass,
+        )
+        .unwrap();
+        let picks: std::collections::HashSet<Move> = (0..20)
+            .map(|seed| greedy_move(&quiet, &mut Rng::for_game(seed, 0)).unwrap())
+            .collect();
+        assert!(picks.len() > 1);
+        for m in picks {
+            let mut after = quiet;
+            after.play(m).unwrap();
+            assert_eq!(after.claims(Color::White), 0, "{m}");
+        }
+    }
+
+    #[test]
+    fn greedy_beats_random_most_of_the_time() {
+        let rules = Rules::variant(Variant::Small);
+        let mut wins = 0;
+        for game in 0..20u64 {
+            let mut greedy_rng = Rng::for_game(game, 1);
+            let mut random_rng = Rng::for_game(game, 2);
+            let greedy_seat = (game % 2) as usize;
+            let mut greedy = |s: DecisionState| greedy_move(s.position(), &mut greedy_rng).unwrap();
+            let mut random = |s: DecisionState| random_move(s.position(), &mut random_rng).unwrap();
+            let winner = if greedy_seat == 0 {
+                play(rules, &mut greedy, &mut random)
+            } else {
+                play(rules, &mut random, &mut greedy)
+            };
+            wins += usize::from(winner == greedy_seat);
+        }
+        assert!(wins >= 14, "greedy won {wins} of 20");
+    }
+
+    #[test]
+    fn nobody_moves_in_a_finished_game() {
+        let pos = Position::from_fen(
+            "1o5/Xx5/xx5/7/3s3/7/1o3oX w play 3",
+            SetupRule::Perimeter,
+            Lines::ShootersPass,
+        )
+        .unwrap();
+        let mut rng = Rng::for_game(0, 0);
+        assert_eq!(random_move(&pos, &mut rng), None);
+        assert_eq!(greedy_move(&pos, &mut rng), None);
+        let mut player = MctsPlayer::new(config(0));
+        assert_eq!(
+            player.choose(DecisionState::new(pos), Budget::iterations(10)),
+            None
+        );
+    }
+}

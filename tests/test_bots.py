@@ -1,0 +1,143 @@
+"""The bots: the choose(board) protocol on both backends, budgets, errors, strength."""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+import pytest
+import veletas
+from veletas import MctsBot
+
+# Black, with one claim, wins by shooting onto a7 (which traps the shooter
+# on a6 next to a black group of three).
+WIN_IN_ONE = "1o5/sx5/xx5/7/3s3/7/1o3oX b play 3"
+FINISHED = "1o5/Xx5/xx5/7/3s3/7/1o3oX w play 3"
+MIDGAME = "7/2x4/7/1s5/7/o1s2s1/7 b play 3"
+
+
+def fast_bots() -> list[object]:
+    return [veletas.RandomBot(1), veletas.GreedyBot(1), MctsBot(iterations=200, seed=1)]
+
+
+@pytest.mark.parametrize("bot", fast_bots(), ids=repr)
+def test_bots_play_legal_moves_of_the_boards_own_type(backend: ModuleType, bot: object) -> None:
+    board = backend.Board(variant="small")
+    for _ in range(12):
+        before = board.fen()
+        move = bot.choose(board)
+        assert isinstance(move, backend.Move)
+        assert board.fen() == before, "choose leaves the board unchanged"
+        assert move in board.legal_moves
+        board.push(move)
+
+
+@pytest.mark.parametrize("bot", fast_bots(), ids=repr)
+def test_a_finished_game_is_refused(backend: ModuleType, bot: object) -> None:
+    board = backend.Board(FINISHED)
+    with pytest.raises(ValueError, match="the game is over") as info:
+        bot.choose(board)
+    assert FINISHED in str(info.value)
+
+
+@pytest.mark.parametrize("bot", fast_bots(), ids=repr)
+def test_not_a_board_is_a_type_error(bot: object) -> None:
+    with pytest.raises(TypeError, match="expected a veletas Board"):
+        bot.choose("7/7/7/7/7/7/7 b setup 3")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"seconds": 0}, "seconds must be a positive number, got 0"),
+        ({"seconds": -1.5}, "seconds must be a positive number, got -1.5"),
+        ({"seconds": float("nan")}, "seconds must be a positive number"),
+        ({"iterations": 0}, "iterations must be 1 or more, got 0"),
+        ({"threads": 0}, "threads must be 1 or more, got 0"),
+        ({"seed": -1}, "seed must be in 0 .. 2\\*\\*64 - 1, got -1"),
+        ({"seed": 1 << 64}, "seed must be in"),
+        ({"exploration": -0.1}, "exploration must be 0 or more"),
+    ],
+)
+def test_bad_mcts_arguments_are_refused(kwargs: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        MctsBot(**kwargs)
+
+
+def test_wrong_argument_types_are_type_errors() -> None:
+    with pytest.raises(TypeError):
+        MctsBot(seconds="1")
+    with pytest.raises(TypeError):
+        MctsBot(iterations=1.5)
+    with pytest.raises(TypeError):
+        veletas.RandomBot("7")
+    with pytest.raises(TypeError):
+        veletas.GreedyBot(True)
+
+
+def test_without_a_budget_the_bot_thinks_for_the_default_time() -> None:
+    bot = MctsBot()
+    assert bot.seconds == veletas.bots.DEFAULT_SECONDS
+    assert bot.iterations is None
+
+
+def test_mcts_is_deterministic_for_a_seed_with_an_iteration_budget() -> None:
+    def game(seed: int) -> list[str]:
+        board = veletas.Board(variant="small")
+        bot = MctsBot(iterations=300, seed=seed)
+        for _ in range(10):
+            board.push(bot.choose(board))
+        return [str(move) for move in board.move_stack]
+
+    assert game(5) == game(5)
+    assert game(5) != game(6)
+
+
+@pytest.mark.parametrize("bot", [veletas.GreedyBot(4), MctsBot(iterations=3000, seed=4)], ids=repr)
+def test_bots_take_the_winning_claim(backend: ModuleType, bot: object) -> None:
+    board = backend.Board(WIN_IN_ONE)
+    board.push(bot.choose(board))
+    assert board.winner == veletas.BLACK
+
+
+def test_mcts_reports_its_search_and_reuses_its_tree() -> None:
+    board = veletas.Board(MIDGAME)
+    bot = MctsBot(iterations=2000, seed=2)
+    assert bot.last_search is None
+    board.push(bot.choose(board))
+    first = bot.last_search
+    assert first is not None
+    assert first.iterations >= 2000 * 3 // 4
+    assert 0 <= first.value <= 1
+    assert not first.reused
+    assert first.nodes > 0
+    # The opponent replies with a move the tree explored: its statistics stay.
+    board.push(bot.choose(board))
+    assert bot.last_search is not None
+    assert bot.last_search.reused
+
+
+def test_two_threads_search_twice_the_iterations() -> None:
+    board = veletas.Board(MIDGAME)
+    one = MctsBot(iterations=500, seed=1)
+    two = MctsBot(iterations=500, threads=2, seed=1)
+    one.choose(board)
+    two.choose(board)
+    assert one.last_search is not None
+    assert two.last_search is not None
+    assert two.last_search.iterations == 2 * one.last_search.iterations
+
+
+def test_a_time_budget_is_kept_roughly() -> None:
+    bot = MctsBot(seconds=0.05, seed=1)
+    bot.choose(veletas.Board(MIDGAME))
+    assert bot.last_search is not None
+    assert bot.last_search.iterations > 0
+
+
+def test_random_and_greedy_bots_follow_their_seed() -> None:
+    board = veletas.Board(MIDGAME)
+    picks = {str(veletas.RandomBot(seed).choose(board)) for seed in range(8)}
+    assert len(picks) > 1
+    assert veletas.RandomBot(3).choose(board) == veletas.RandomBot(3).choose(board)
+    assert veletas.GreedyBot(3).choose(board) == veletas.GreedyBot(3).choose(board)
+    assert repr(veletas.GreedyBot(3)) == "GreedyBot(3)"

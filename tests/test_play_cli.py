@@ -1,0 +1,223 @@
+"""The play, replay and show commands; a whole game typed through a pseudo-terminal."""
+
+from __future__ import annotations
+
+import re
+import sys
+
+import pexpect
+import pytest
+import veletas
+from veletas import records
+from veletas.cli import main
+from veletas.cli.draw import board_text
+from veletas.cli.play import moves_text
+
+PROMPT = r"\((black|white)\)> "
+POSITION = re.compile(r"position: (\S+ [bw] \w+ \d+)")
+
+
+def last_position(text: str) -> str:
+    return POSITION.findall(text)[-1]
+
+
+def test_a_whole_game_against_a_bot_through_a_terminal(tmp_path) -> None:
+    """Second seat against the random bot: a typo, the pie decision (swap),
+    an illegal move, `moves`, an `undo`, then greedy moves to the end; the
+    saved record replays to the final position."""
+    save = tmp_path / "game.txt"
+    child = pexpect.spawn(
+        sys.executable,
+        [
+            "-m",
+            "veletas.cli",
+            "play",
+            "--variant",
+            "small",
+            "--bot",
+            "random",
+            "--seed",
+            "5",
+            "--as",
+            "second",
+            "--save",
+            str(save),
+            "--no-color",
+        ],
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(50, 200),
+    )
+    chooser = veletas.GreedyBot(9)
+
+    # The bot sets up Black; then the pie decision is offered.
+    child.expect("Pie rule: you may swap")
+    child.expect(PROMPT)
+    child.sendline("swapp")
+    child.expect("'swapp' is not a move or a command")
+    child.expect(PROMPT)
+    child.sendline("yes")
+
+    # The bot, now White, sets up; then it is our turn as Black.
+    child.expect(PROMPT)
+    fen = last_position(child.before)
+    assert fen.endswith("b play 3"), fen
+    child.sendline("swap")
+    child.expect("illegal: illegal move 'swap'")
+    child.expect(PROMPT)
+    child.sendline("moves")
+    child.expect("legal moves")
+    child.expect(PROMPT)
+
+    undone = False
+    turns = 0
+    final = None
+    while True:
+        board = veletas.Board(fen)
+        child.sendline(str(chooser.choose(board)))
+        turns += 1
+        index = child.expect([PROMPT, r"Result (1-0|0-1)"])
+        if index == 1:
+            final = last_position(child.before)
+            break
+        if not undone and turns == 2:
+            child.sendline("undo")
+            child.expect("took back: ")
+            child.expect(PROMPT)
+            assert last_position(child.before) == fen, "undo goes back to our last turn"
+            undone = True
+        fen = last_position(child.before)
+    child.expect("saved the record")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert undone
+
+    [record] = records.read(save)
+    assert record.board().fen() == final
+    assert record.tags["Swapped"] == "true"
+    assert record.tags["Black"] == "human"
+    assert record.tags["White"] == "random"
+    winner = record.board().winner
+    assert record.result == ("1-0" if winner == veletas.BLACK else "0-1")
+
+
+def test_two_bots_play_a_saved_game(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    save = tmp_path / "bots.txt"
+    args = [
+        "play",
+        "--variant",
+        "small",
+        "--bot",
+        "greedy",
+        "--bot2",
+        "random",
+        "--save",
+        str(save),
+    ]
+    assert main(args) == 0
+    assert main([*args[:-2], "--seed", "3", "--save", str(save)]) == 0
+    out = capsys.readouterr().out
+    assert "greedy plays" in out
+    assert "random plays" in out
+    games = records.read(save)
+    assert len(games) == 2
+    for game in games:
+        assert game.board().is_game_over()
+        assert {game.tags["Black"], game.tags["White"]} == {"greedy", "random"}
+
+
+def test_the_mcts_bot_shows_its_thinking(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["play", "--variant", "small", "--bot", "mcts", "--seconds", "0.01", "--bot2", "random"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert re.search(
+        r"mcts \(0.01 s\) plays \S+.* after \d+\.\d\d s \(\d+ playouts, \d+% to win\)", out
+    )
+
+
+def test_moves_are_listed_summarised_and_filtered() -> None:
+    board = veletas.Board(variant="small")
+    assert moves_text(board, None).startswith("25 legal moves:")
+    play = veletas.Board("7/2x4/7/1s5/7/o1s2s1/7 b play 3")
+    summary = moves_text(play, None)
+    assert summary.startswith(f"{len(play.legal_moves)} legal moves.")
+    assert "Shooters that can move" in summary
+    around = moves_text(play, "c2")
+    count = sum(
+        1
+        for m in play.legal_moves
+        if veletas.parse_square("c2") in (m.origin, m.destination, m.target)
+    )
+    assert around.startswith(f"{count} legal moves involve c2:")
+    assert "is not a square" in moves_text(play, "z9")
+
+
+def test_the_board_is_drawn_in_colour_or_plain() -> None:
+    board = veletas.Board("1o5/Xx5/xx5/7/3s3/7/1o3oO w play 3")
+    plain = board_text(board, color=False)
+    assert plain == str(board)
+    coloured = board_text(board, color=True, lastmove=veletas.Move.parse("a7"))
+    assert "\x1b[" in coloured
+    assert coloured.count("\u25c6") == 1  # one unclaimed shooter
+    assert re.sub(r"\x1b\[[0-9;]*m", "", coloured).splitlines()[-1].split() == list("abcdefg")
+
+
+def test_show_prints_and_draws(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    fen = "1o5/Xx5/xx5/7/3s3/7/1o3oO w play 3"
+    assert main(["show", fen, "--no-color"]) == 0
+    out = capsys.readouterr().out
+    assert str(veletas.Board(fen)) in out
+    svg = tmp_path / "p.svg"
+    assert main(["show", fen, "--svg", str(svg), "--lastmove", "a7"]) == 0
+    assert svg.read_text().startswith("<svg")
+    assert main(["show", "7/7 b setup 3"]) == 2
+    assert "'7/7 b setup 3'" in capsys.readouterr().err
+
+
+def test_replay_prints_every_position(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    board = veletas.Board(variant="small")
+    bot = veletas.RandomBot(1)
+    while not board.is_game_over():
+        board.push(bot.choose(board))
+    path = tmp_path / "g.txt"
+    records.write([records.GameRecord.from_board(board)] * 2, path)
+    assert main(["replay", str(path), "--game", "2", "--all", "--no-color"]) == 0
+    out = capsys.readouterr().out
+    positions = POSITION.findall(out)
+    assert len(positions) == len(board.move_stack) + 1
+    assert positions[-1] == board.fen()
+    assert main(["replay", str(path), "--game", "3"]) == 2
+    assert "holds 2 game(s)" in capsys.readouterr().err
+
+
+def test_replay_steps_forward_and_back(tmp_path) -> None:
+    board = veletas.Board(variant="small")
+    for text in ["*c3", "g7", "*e5"]:
+        board.push_str(text)
+    path = tmp_path / "g.txt"
+    records.write(records.GameRecord.from_board(board), path)
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "veletas.cli", "replay", str(path), "--no-color"],
+        encoding="utf-8",
+        timeout=30,
+    )
+    child.expect(r"\[0/3\] start")
+    child.sendline("")
+    child.expect(r"\[1/3\] 1\. \*c3")
+    child.sendline("n")
+    child.expect(r"\[2/3\] 2\. g7")
+    child.sendline("p")
+    child.expect(r"\[1/3\]")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_a_corrupted_record_is_an_error_of_the_command(tmp_path, capsys) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_text('[Variant "small"]\n[Result "*"]\n\n1. *a1 *\n')
+    assert main(["replay", str(path)]) == 2
+    assert "line 4: move 1 '*a1' is illegal" in capsys.readouterr().err
