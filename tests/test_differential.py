@@ -11,17 +11,21 @@ restore the exact prior position string and hash.
 
 Games cover the named variants and custom sizes and shooter counts up to
 the limits of RULES.md section 1, under both setup rules with and without
-``shooters_block``. Each failure message gives the position string and the
-move at which the backends part, and Hypothesis prints the game so far.
+``shooters_block``; more games start from hand-made positions that no game
+need reach (trapped unclaimed shooters, games already won or stuck). Each
+failure message gives the position string and the move at which the
+backends part, and Hypothesis prints the game so far.
 
-The default profile plays 25 games per test case (8 cases: 200 games);
-``VELETAS_HYPOTHESIS_PROFILE=slow`` plays 500 per case (4,000 games), plus
-games at the largest shooter count of every size.
+The default profile plays 25 games per test case: 200 games from the start
+(8 cases) and 100 from hand-made positions. ``VELETAS_HYPOTHESIS_PROFILE=slow``
+plays 500 per case (4,000 and 2,000), plus 600 at the largest shooter count
+of every size (``-m slow``).
 """
 
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -177,9 +181,10 @@ def state(board: object) -> tuple[object, ...]:
 class Duel:
     """The same game on the reference and on the native core."""
 
-    def __init__(self, options: dict[str, object], seed: int) -> None:
-        self.oracle = reference.Board(**options)
-        self.board = native.Board(**options)
+    def __init__(self, options: dict[str, object], seed: int, fen: str | None = None) -> None:
+        self.oracle = reference.Board(fen, **options)
+        self.board = native.Board(fen, **options)
+        self.options = options
         self.rng = random.Random(seed)
         self.record: list[str] = []
 
@@ -210,6 +215,11 @@ class Duel:
         assert board.winner == oracle.winner, f"winners differ {context}"
         assert board.is_game_over() == oracle.is_game_over(), f"game over differs {context}"
         assert board.outcome() == oracle.outcome(), f"outcomes differ {context}"
+        # The incremental state (and hash) matches a fresh reading of the fen.
+        options = {k: v for k, v in self.options.items() if k in ("setup_rule", "shooters_block")}
+        fresh = native.Board(board.fen(), **options)
+        assert fresh == board, f"a board read from its fen differs {context}"
+        assert hash(fresh) == hash(board), f"a board read from its fen hashes apart {context}"
         return expected
 
     def try_legal(self, text: str) -> None:
@@ -249,9 +259,10 @@ class Duel:
         assert messages[1] == messages[0], f"messages differ for {context}"
         assert repr(text) in messages[0]
 
-    def play(self, probes: int) -> None:
+    def play(self, probes: int, *, reachable: bool = True) -> None:
         """Play the game to its end, comparing at every ply; then take every
-        move back, checking each position and hash on the way."""
+        move back, checking each position and hash on the way. A game from
+        a ``reachable`` position ends with a winner."""
         history = []
         expected = self.compare_position()
         while expected:
@@ -268,7 +279,8 @@ class Duel:
             self.record.append(text)
             expected = self.compare_position(text)
         assert self.oracle.outcome() is not None, self.where()
-        assert self.oracle.winner is not None, f"a game ended without a winner {self.where()}"
+        if reachable:
+            assert self.oracle.winner is not None, f"a game ended without a winner {self.where()}"
         while history:
             text, oracle_state, board_state = history.pop()
             assert str(self.oracle.pop()) == str(self.board.pop()) == text
@@ -277,13 +289,15 @@ class Duel:
             assert state(self.board) == board_state, context
 
 
-def play_duel(options: dict[str, object], seed: int, probes: int = 2) -> None:
+def play_duel(
+    options: dict[str, object], seed: int, probes: int = 2, fen: str | None = None
+) -> None:
     """Play one game under Hypothesis, which prints the game if it fails."""
-    duel = Duel(options, seed)
+    duel = Duel(options, seed, fen)
     try:
-        duel.play(probes)
+        duel.play(probes, reachable=fen is None)
     finally:
-        note(f"options {options}, moves: {' '.join(duel.record)}")
+        note(f"options {options}, from {fen!r}, moves: {' '.join(duel.record)}")
 
 
 # ----------------------------------------------------------------------
@@ -310,6 +324,59 @@ def test_custom_sizes_agree(
         "shooters_block": shooters_block,
     }
     play_duel(options, seed)
+
+
+def random_position(rng: random.Random, size: int, shooters: int) -> str:
+    """A position string that the rules accept but a game need not reach:
+    K shooters anywhere, some claimed, stones scattered at a random density,
+    and either colour to move, in play; or a setup or pie position."""
+    squares = [rank * 10 + file for rank in range(size) for file in range(size)]
+    cells = {sq: "." for sq in squares}
+    placed = rng.sample(squares, shooters + 2)
+    phase = rng.choice(["play", "play", "play", "setup", "pie"])
+    if phase == "play":
+        for sq in placed[:shooters]:
+            cells[sq] = rng.choice("sssXO")
+        cells[placed[shooters]], cells[placed[shooters + 1]] = "x", "o"
+        density = rng.random()
+        for sq in squares:
+            if cells[sq] == "." and rng.random() < density:
+                cells[sq] = rng.choice("xo")
+        turn = rng.choice("bw")
+    elif phase == "pie":
+        for sq in placed[: shooters // 2]:
+            cells[sq] = "s"
+        cells[placed[-1]] = "x"
+        turn = "w"
+    else:
+        turn = rng.choice("bw")
+        count = (
+            rng.randint(0, shooters // 2) if turn == "b" else rng.randint(shooters // 2, shooters)
+        )
+        for sq in placed[:count]:
+            cells[sq] = "s"
+        if turn == "w":
+            cells[placed[-1]] = "x"
+    ranks = []
+    for rank in reversed(range(size)):
+        row = "".join(cells[rank * 10 + file] for file in range(size))
+        ranks.append(re.sub(r"\.+", lambda run: str(len(run.group())), row))
+    return f"{'/'.join(ranks)} {turn} {phase} {shooters}"
+
+
+@pytest.mark.parametrize(("setup_rule", "shooters_block"), RULE_OPTIONS)
+@given(data=st.data(), seed=st.integers(0, 2**64 - 1))
+def test_unreachable_positions_agree(
+    setup_rule: str, shooters_block: bool, data: st.DataObject, seed: int
+) -> None:
+    # Hand-made positions: trapped unclaimed shooters, games already won or
+    # stuck, claims no game would give, shooters the setup rule would refuse.
+    shapes = [*custom_shapes(setup_rule), *VARIANTS.values()]
+    size, shooters = data.draw(st.sampled_from(shapes), label="(N, K)")
+    fen = random_position(random.Random(seed), size, shooters)
+    options = {"setup_rule": setup_rule, "shooters_block": shooters_block}
+    assert reference.Board(fen, **options).fen() == fen
+    play_duel(options, seed, fen=fen)
 
 
 @pytest.mark.slow
