@@ -54,6 +54,12 @@ def test_error_classes_are_value_errors() -> None:
         ("7/7/7/07/7/7/7 b setup 3", "board"),
         ("7/7/7/3S3/7/7/7 b setup 3", "board"),
         ("7/7/7/3.3/7/7/7 b setup 3", "board"),
+        ("7/7/7/3\n4/7/7/7 b setup 3", "board"),  # a newline is no letter either
+        ("7/7/7/7\n/7/7/7 b setup 3", "board"),
+        ("7/7/7/3\x004/7/7/7 b setup 3", "board"),
+        ("7/7/7/3\ud8004/7/7/7 b setup 3", "board"),
+        ("7/7/7/7/7/7/" + "9" * 5000 + " b setup 3", "board"),  # beyond int() limits
+        (f"7/7/7/7/7/7/{2**64} b setup 3", "board"),
         # turn and phase
         ("7/7/7/7/7/7/7 x setup 3", "turn"),
         ("7/7/7/7/7/7/7 B setup 3", "turn"),
@@ -68,6 +74,12 @@ def test_error_classes_are_value_errors() -> None:
         ("7/7/7/7/7/7/7 b setup 1", "K"),
         ("5/5/5/5/5 b setup 9", "K"),
         ("10/10/10/10/10/10/10/10/10/10 b setup 65", "K"),
+        ("7/7/7/7/7/7/7 b setup ", "K"),
+        ("7/7/7/7/7/7/7 b setup 0", "K"),
+        ("7/7/7/7/7/7/7 b setup 3\x00", "K"),
+        ("7/7/7/7/7/7/7 b setup \uff13", "K"),  # a fullwidth 3
+        (f"7/7/7/7/7/7/7 b setup {2**32 + 1}", "K"),
+        ("7/7/7/7/7/7/7 b setup " + "9" * 5000, "K"),
         # counts that do not fit the phase
         ("7/7/7/3s3/7/7/x6 b setup 3", "counts"),  # a stone in Black's setup
         ("7/7/7/2ss3/7/7/7 b setup 3", "counts"),  # more than K // 2 shooters
@@ -208,6 +220,103 @@ def test_limits_on_custom_size_and_shooter_count(
         backend.Board(fen, setup_rule=setup_rule)
     field = "K:" if 5 <= size <= 10 else "board:"
     assert field in str(fen_info.value)
+
+
+def largest_shooter_count(size: int, setup_rule: str) -> int:
+    """The largest K that RULES.md section 1 allows, computed from its two formulas."""
+    # perimeter: K + 1 <= (N - 2)^2; spacing: 9 * (K - 1) + 2 <= N^2
+    k = (size - 2) ** 2 - 1 if setup_rule == "perimeter" else (size * size - 2) // 9 + 1
+    return k if k % 2 else k - 1
+
+
+@pytest.mark.parametrize("setup_rule", ["perimeter", "spacing"])
+@pytest.mark.parametrize("size", range(5, 11))
+def test_shooter_count_limits_on_every_size(
+    backend: ModuleType, size: int, setup_rule: str
+) -> None:
+    largest = largest_shooter_count(size, setup_rule)
+    for shooters in (3, largest):
+        board = backend.Board(size=size, shooters=shooters, setup_rule=setup_rule)
+        assert board.rules.shooters == shooters
+        fen = board.fen()
+        assert backend.Board(fen, setup_rule=setup_rule) == board
+    refused = [largest + 2, largest + 1, 4, 2, 1, 0, -1, -3, 2**31 - 1, 2**63 + 1, 10**30]
+    for shooters in refused:
+        with pytest.raises(InvalidRulesError) as info:
+            backend.Board(size=size, shooters=shooters, setup_rule=setup_rule)
+        assert str(shooters) in str(info.value)
+        fen = "/".join([str(size)] * size) + f" b setup {shooters}"
+        with pytest.raises(InvalidFenError, match="K:") as fen_info:
+            backend.Board(fen, setup_rule=setup_rule)
+        assert repr(fen) in str(fen_info.value)
+        if shooters > 0:
+            assert f"K: {shooters} " in str(fen_info.value) or f"count {shooters} " in str(
+                fen_info.value
+            )
+
+
+@pytest.mark.parametrize("size", range(5, 11))
+def test_j10_and_the_corners_on_every_size(backend: ModuleType, size: int) -> None:
+    board = backend.Board(size=size, shooters=3, setup_rule="spacing")
+    corners = [0, size - 1, (size - 1) * 10, (size - 1) * 10 + size - 1]
+    beyond = [size, size * 10, size * 10 + size] if size < 10 else []
+    for square in corners:
+        assert board.piece_at(square) is None
+        assert len(board.reach(square)) == 3 * (size - 1)
+        assert board.is_legal(backend.Move.shooter(square))  # spacing allows edges
+    before = snapshot(board)
+    for square in [*beyond, *([99] if size < 10 else [])]:
+        with pytest.raises(ValueError, match=str(square)):
+            board.piece_at(square)
+        with pytest.raises(ValueError, match=str(square)):
+            board.reach(square)
+        for move in (
+            backend.Move.shooter(square),
+            backend.Move(square),
+            backend.Move(square, corners[0], corners[1]),
+            backend.Move(corners[0], square, corners[1]),
+            backend.Move(corners[0], corners[1], square),
+        ):
+            assert not board.is_legal(move)
+            assert move not in board.legal_moves
+            with pytest.raises(IllegalMoveError, match="is not on this"):
+                board.push(move)
+            assert snapshot(board) == before
+    j10 = backend.Move.parse("*j10")
+    assert board.is_legal(j10) == (size == 10)
+    if size == 10:
+        board.push(j10)
+        assert board.piece_at(99) is not None
+        assert board.fen().startswith("9s/")
+
+
+@pytest.mark.parametrize("number", [-1, -(10**30), 100, 10**30, 2**63, -(2**63) - 1, 2**64])
+def test_extreme_square_numbers(backend: ModuleType, number: int) -> None:
+    board = backend.Board(PLAY_FEN)
+    before = snapshot(board)
+    for call in (board.piece_at, board.reach):
+        with pytest.raises(ValueError, match=str(number)):
+            call(number)
+    for make in (
+        lambda: backend.Move(number),
+        lambda: backend.Move.shooter(number),
+        lambda: backend.Move(1, number, 2),
+        lambda: backend.Move(1, 2, number),
+    ):
+        with pytest.raises(InvalidMoveError, match=str(number)):
+            make()
+    assert snapshot(board) == before
+
+
+def test_huge_perft_depth_and_non_integer_depths(backend: ModuleType) -> None:
+    finished = backend.Board("x1xxxoo/2xs1ox/2ooxxX/1xxooox/xxoXxo1/oooxoxo/xxox1oo w play 3")
+    assert finished.perft(10**30) == 0
+    assert finished.perft_divide(10**30) == {}
+    for depth in (1.0, "1", None):
+        with pytest.raises(TypeError):
+            finished.perft(depth)
+        with pytest.raises(TypeError):
+            finished.perft_divide(depth)
 
 
 # ----------------------------------------------------------------------

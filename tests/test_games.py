@@ -125,28 +125,3 @@ def test_invariants_along_a_game(
         board.pop()
         assert board.fen() == fen
     assert board == backend.Board(variant=variant, **options)
-
-
-@pytest.mark.parametrize("variant", VARIANTS)
-@pytest.mark.parametrize(("setup_rule", "shooters_block"), RULE_OPTIONS)
-@given(seed=st.integers(0, 2**32 - 1))
-def test_native_core_agrees_with_the_reference(
-    variant: str, setup_rule: str, shooters_block: bool, seed: int
-) -> None:
-    import veletas._veletas as native
-
-    options = {"variant": variant, "setup_rule": setup_rule, "shooters_block": shooters_block}
-    oracle = veletas.reference.Board(**options)
-    board = native.Board(**options)
-    rng = random.Random(seed)
-    while True:
-        expected = [str(move) for move in oracle.legal_moves]
-        assert [str(move) for move in board.legal_moves] == expected
-        assert board.fen() == oracle.fen()
-        assert board.claims == oracle.claims
-        if not expected:
-            break
-        text = rng.choice(expected)
-        oracle.push_str(text)
-        board.push_str(text)
-    assert board.outcome() == oracle.outcome()

@@ -84,12 +84,59 @@ REFUSALS: list[tuple[str, Callable[[object], object]]] = [
     ("is_legal type", lambda m: m.Board().is_legal(None)),
     ("pop", lambda m: m.Board().pop()),
     ("peek", lambda m: m.Board().peek()),
+    # K at and beyond the integer widths a parser might use
+    ("fen K empty", lambda m: m.Board("7/7/7/7/7/7/7 b setup ")),
+    ("fen K 2**32 - 1", lambda m: m.Board(f"7/7/7/7/7/7/7 b setup {2**32 - 1}")),
+    ("fen K 2**32", lambda m: m.Board(f"7/7/7/7/7/7/7 b setup {2**32}")),
+    ("fen K 2**32 + 1", lambda m: m.Board(f"7/7/7/7/7/7/7 b setup {2**32 + 1}")),
+    ("fen K 2**64 - 1", lambda m: m.Board(f"7/7/7/7/7/7/7 b setup {2**64 - 1}")),
+    ("fen K 2**64", lambda m: m.Board(f"7/7/7/7/7/7/7 b setup {2**64}")),
+    ("fen K 5000 digits", lambda m: m.Board("7/7/7/7/7/7/7 b setup " + "9" * 5000)),
+    ("fen K 5000 digits even", lambda m: m.Board("5/5/5/5/5 b setup " + "9" * 4999 + "8")),
+    # runs of empty squares too long for any integer type
+    ("fen run 2**64 - 1", lambda m: m.Board(f"7/7/7/7/7/7/{2**64 - 1} b setup 3")),
+    ("fen run 2**64", lambda m: m.Board(f"7/7/7/7/7/7/{2**64} b setup 3")),
+    ("fen runs summing to 2**64", lambda m: m.Board(f"7/7/7/7/7/7/{2**63}s{2**63 - 1} b setup 3")),
+    ("fen run 5000 digits", lambda m: m.Board("7/7/7/7/7/7/" + "9" * 5000 + " b setup 3")),
+    (
+        "fen run 5000 digits, bad letter",
+        lambda m: m.Board("7/" + "9" * 5000 + "q/7/7/7/7/7 b setup 3"),
+    ),
+    # characters that are no part of a position string
+    ("fen newline in a rank", lambda m: m.Board("7/7/7/3\n4/7/7/7 b setup 3")),
+    ("fen newline ending a rank", lambda m: m.Board("7/7/7/7\n/7/7/7 b setup 3")),
+    ("fen NUL letter", lambda m: m.Board("7/7/7/7/7/7/6\x00 b setup 3")),
+    ("fen NUL turn", lambda m: m.Board("7/7/7/7/7/7/7 \x00 setup 3")),
+    ("fen non-ASCII letter", lambda m: m.Board("7/7/7/3é3/7/7/7 b setup 3")),
+    ("fen non-ASCII digit", lambda m: m.Board("7/7/7/7/7/7/\uff17 b setup 3")),
+    ("fen emoji", lambda m: m.Board("7/7/7/7/7/7/6\U0001f600 b setup 3")),
+    ("fen unassigned letter", lambda m: m.Board("7/7/7/7/7/7/6\u0378 b setup 3")),
+    ("fen space separator", lambda m: m.Board("7/7/7/7/7/7/7 \u1680 setup 3")),
+    ("fen format character", lambda m: m.Board("7/7/7/7/7/7/7 b \u0600setup 3")),
+    ("fen private use", lambda m: m.Board("7/7/7/7/7/7/7 b setup \U000f0000")),
+    ("fen tag character", lambda m: m.Board("7/7/7/7/7/7/6\U000e0001 b setup 3")),
+    ("fen surrogate letter", lambda m: m.Board("7/7/7/7/7/7/6\ud800 b setup 3")),
+    ("fen surrogate after runs", lambda m: m.Board("7/7/7/7/7/7/1\udfff5 b setup 3")),
+    ("fen surrogate turn", lambda m: m.Board("7/7/7/7/7/7/7 \udc80 setup 3")),
+    ("fen surrogate K", lambda m: m.Board("7/7/7/7/7/7/7 b setup 3\ud83d")),
+    (
+        "fen surrogates and a replacement character",
+        lambda m: m.Board("7/7/7/7/7/7/7 \ufffd\ud800 setup 3"),
+    ),
+    (
+        "fen surrogate beside U+FFFD letter",
+        lambda m: m.Board("7/7/7/7/7/7/5\ufffd\ud800 b setup 3"),
+    ),
     ("piece_at off board", lambda m: m.Board(variant="small").piece_at(99)),
     ("piece_at off grid", lambda m: m.Board().piece_at(100)),
     ("piece_at huge", lambda m: m.Board().piece_at(-(10**30))),
     ("reach off board", lambda m: m.Board(variant="small").reach(7)),
     ("pieces", lambda m: m.Board().pieces("q")),
     ("perft", lambda m: m.Board().perft(-1)),
+    ("perft float", lambda m: m.Board().perft(1.0)),
+    ("perft text", lambda m: m.Board().perft("1")),
+    ("perft None", lambda m: m.Board().perft(None)),
+    ("perft_divide float", lambda m: m.Board().perft_divide(1.5)),
     ("perft_divide", lambda m: m.Board().perft_divide(0)),
 ]
 
@@ -127,10 +174,11 @@ def test_refused_push_leaves_the_board_alone() -> None:
 # ----------------------------------------------------------------------
 # No input makes the core panic (a panic would surface as a BaseException)
 
-FEN_ALPHABET = "0123456789/ xosXObwsetuplaie\t-+é\x00'\"\\"
+ANY_CHARACTER = st.characters(exclude_categories=())  # lone surrogates too
+FEN_ALPHABET = "0123456789/ xosXObwsetuplaie\t\n-+é\x00'\"\\\ud800"
 
 
-@given(st.text(alphabet=FEN_ALPHABET, max_size=60) | st.text(max_size=30))
+@given(st.text(alphabet=FEN_ALPHABET, max_size=60) | st.text(ANY_CHARACTER, max_size=30))
 def test_any_fen_text_is_accepted_or_refused(text: str) -> None:
     for rule in ("perimeter", "spacing"):
         expected = outcome_of(lambda r=rule: veletas.reference.Board(text, setup_rule=r))
@@ -154,7 +202,36 @@ def test_near_valid_fens_agree_with_the_reference(
     assert outcome_of(lambda: native.Board(fen).fen()) == expected
 
 
-@given(st.text(alphabet="abcdefghijk0123456789*-/swap ", max_size=12) | st.text(max_size=12))
+@given(
+    fen=st.sampled_from(
+        [PLAY_FEN, STANDARD_PLAY_FEN, "5/5/2s2/5/x4 w pie 3", "7/7/7/7/7/7/7 b setup 3"]
+    ),
+    data=st.data(),
+    character=ANY_CHARACTER,
+)
+def test_any_character_anywhere_in_a_fen(fen: str, data: st.DataObject, character: str) -> None:
+    # Whatever field an odd character lands in, both backends refuse it the
+    # same way, quoting it as Python's repr does.
+    index = data.draw(st.integers(0, len(fen)), label="index")
+    replace = data.draw(st.booleans(), label="replace")
+    text = fen[:index] + character + fen[index + replace :]
+    expected = outcome_of(lambda: veletas.reference.Board(text).fen())
+    assert outcome_of(lambda: native.Board(text).fen()) == expected
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("template", ["7/7/7/7/7/7/6{} b setup 3", "7/7/7/7/7/7/7 b {} 3"])
+def test_every_code_point_is_quoted_as_python_does(template: str) -> None:
+    for code in range(sys.maxunicode + 1):
+        fen = template.format(chr(code))
+        expected = outcome_of(lambda fen=fen: veletas.reference.Board(fen).fen())
+        assert outcome_of(lambda fen=fen: native.Board(fen).fen()) == expected, hex(code)
+
+
+@given(
+    st.text(alphabet="abcdefghijk0123456789*-/swap ", max_size=12)
+    | st.text(ANY_CHARACTER, max_size=12)
+)
 def test_any_move_text_is_parsed_or_refused(text: str) -> None:
     expected = outcome_of(lambda: str(veletas.reference.Move.parse(text)))
     assert outcome_of(lambda: str(native.Move.parse(text))) == expected

@@ -45,7 +45,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``)."""
     args = build_parser().parse_args(argv)
     try:
-        return args.handler(args)
+        status: int = args.handler(args)
+        return status
     except VeletasError as error:
         print(f"veletas: error: {error}", file=sys.stderr)
         return 2

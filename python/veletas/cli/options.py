@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 import veletas
 from veletas.base import SETUP_RULES, VARIANTS
@@ -32,7 +33,7 @@ def add_rules(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def rules_kwargs(args: argparse.Namespace) -> dict:
+def rules_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     """The keyword arguments of ``veletas.Board`` that :func:`add_rules` parsed."""
     return {
         "variant": args.variant,

@@ -9,7 +9,7 @@ import veletas
 from veletas.cli import options
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "perft",
         help="count the move sequences of a given length (move generator check)",

@@ -631,8 +631,10 @@ class Board:
         >>> Board(variant="small").perft(2)  # 25 shooter squares, then 48 for the stone
         1200
 
+        :raises TypeError: if ``depth`` is not an integer.
         :raises ValueError: if ``depth`` is negative.
         """
+        depth = operator.index(depth)
         if depth < 0:
             raise ValueError(f"perft depth must not be negative, got {depth!r}")
         if depth == 0:
@@ -653,8 +655,10 @@ class Board:
         >>> list(divide.items())[:2]  # after the swap White places as before
         [(Move.parse('swap'), 23), (Move.parse('*b2'), 22)]
 
+        :raises TypeError: if ``depth`` is not an integer.
         :raises ValueError: if ``depth`` is less than 1.
         """
+        depth = operator.index(depth)
         if depth < 1:
             raise ValueError(f"perft_divide depth must be at least 1, got {depth!r}")
         divide = {}

@@ -26,7 +26,13 @@ by Black and by White."""
 
 _TURNS = {"b": Color.BLACK, "w": Color.WHITE}
 _TURN_LETTERS = {color: letter for letter, color in _TURNS.items()}
-_RUN_OR_LETTER = re.compile(r"[1-9][0-9]*|.")
+# `.` with DOTALL: a newline is an unknown letter too, never skipped.
+_RUN_OR_LETTER = re.compile(r"[1-9][0-9]*|.", re.DOTALL)
+_COUNT_LIMIT = 2**64 - 1
+"""A rank describing more squares than this is said to have "too many": a run
+of empties may be written with any number of digits, more than ``int()``
+converts, and more than the native core counts."""
+_COUNT_DIGITS = len(str(_COUNT_LIMIT))
 
 
 @dataclasses.dataclass
@@ -84,15 +90,28 @@ def parse_fen(fen: str, setup_rule: str) -> Position:
 
     if not re.fullmatch(r"[1-9][0-9]*", k_field):
         raise _refuse(fen, "K", f"{k_field!r} is not a positive decimal number")
-    shooters = int(k_field)
-    problem = shooter_count_problem(size, shooters, setup_rule)
+    problem = _shooter_count_problem(size, k_field, setup_rule)
     if problem:
         raise _refuse(fen, "K", problem)
+    shooters = int(k_field)
 
     problem = _count_problem(cells, turn, phase, shooters)
     if problem:
         raise _refuse(fen, "counts", problem)
     return Position(size, shooters, cells, turn, phase)
+
+
+def _shooter_count_problem(size: int, k_field: str, setup_rule: str) -> str | None:
+    """Why the K written as ``k_field`` (decimal digits) does not fit, or None."""
+    if len(k_field) <= 4:
+        return shooter_count_problem(size, int(k_field), setup_rule)
+    # Thousands of digits are more than int() converts, and a K of five digits
+    # fits no board anyway: a stand-in of the same parity, above every limit,
+    # gets the message, which then quotes K as written.
+    stand_in = 10_001 if k_field[-1] in "13579" else 10_000
+    problem = shooter_count_problem(size, stand_in, setup_rule)
+    assert problem is not None
+    return problem.replace(str(stand_in), k_field, 1)
 
 
 def _parse_board(fen: str, board_field: str) -> tuple[int, list[str]]:
@@ -107,7 +126,7 @@ def _parse_board(fen: str, board_field: str) -> tuple[int, list[str]]:
         file = 0
         for token in _RUN_OR_LETTER.findall(text):
             if token[0] in "123456789":  # a run of empties; "0" is no run
-                file += int(token)
+                file += int(token) if len(token) <= _COUNT_DIGITS else _COUNT_LIMIT + 1
                 continue
             if token not in PIECE_LETTERS:
                 raise _refuse(fen, "board", f"unknown letter {token!r} in rank {rank + 1}")
@@ -115,7 +134,8 @@ def _parse_board(fen: str, board_field: str) -> tuple[int, list[str]]:
                 cells[rank * 10 + file] = token
             file += 1
         if file != size:
-            raise _refuse(fen, "board", f"rank {rank + 1} has {file} squares, expected {size}")
+            count = file if file <= _COUNT_LIMIT else "too many"
+            raise _refuse(fen, "board", f"rank {rank + 1} has {count} squares, expected {size}")
     return size, cells
 
 

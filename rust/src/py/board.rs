@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString};
 
 use super::base;
-use super::error::{CoreError, InvalidRulesError};
+use super::error::{CoreError, InvalidRulesError, fen_text};
 use super::legal_moves::PyLegalMoves;
 use super::moves::{PyMove, move_text, parse_move};
 use crate::veletas::{Lines, Move, Piece, Position, Rules, SetupRule, Square, perft, perft_divide};
@@ -269,9 +269,10 @@ impl PyBoard {
                         type_name(fen)
                     ))
                 })?;
-                let position = match Position::from_fen(&fen.to_string_lossy(), setup_rule, lines) {
+                let text = fen_text(fen)?;
+                let position = match Position::from_fen(&text, setup_rule, lines) {
                     Ok(position) => position,
-                    Err(error) => return Err(CoreError::fen(fen, error)?.into()),
+                    Err(error) => return Err(CoreError::fen(fen, &text, &error)?.into()),
                 };
                 check_agreement(py, fen, position.rules(), &variant, size, shooters)?;
                 position

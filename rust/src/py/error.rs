@@ -1,9 +1,11 @@
 //! The Python exceptions of `veletas.errors`, and the one mapping from core errors.
 
-use pyo3::prelude::*;
-use pyo3::types::PyString;
+use std::borrow::Cow;
 
-use crate::veletas::{FenError, ParseMoveError, PlayError, RulesError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyString};
+
+use crate::veletas::{FenError, ParseMoveError, Piece, PlayError, RulesError};
 
 pyo3::import_exception!(veletas.errors, IllegalMoveError);
 pyo3::import_exception!(veletas.errors, InvalidFenError);
@@ -13,8 +15,8 @@ pyo3::import_exception!(veletas.errors, InvalidRulesError);
 /// An error of the core, with the input it refused where the message quotes it.
 #[derive(Debug)]
 pub enum CoreError {
-    /// A refused position string; `fen` is its Python `repr`.
-    Fen { fen: String, error: FenError },
+    /// A refused position string, with the message that quotes it.
+    Fen(String),
     /// Text that is not a move; `text` is its Python `repr`.
     ParseMove { text: String, error: ParseMoveError },
     /// A move that is not legal.
@@ -24,12 +26,24 @@ pub enum CoreError {
 }
 
 impl CoreError {
-    /// A refused position string, quoted as Python quotes it.
-    pub fn fen(fen: &Bound<'_, PyString>, error: FenError) -> PyResult<CoreError> {
-        Ok(CoreError::Fen {
-            fen: fen.repr()?.to_string(),
-            error,
-        })
+    /// A refused position string: `fen` as given, `text` as the parser read
+    /// it (see [`fen_text`]). The message quotes the string, and the part of
+    /// it that is refused, from `fen` itself with Python's `repr`.
+    pub fn fen(fen: &Bound<'_, PyString>, text: &str, error: &FenError) -> PyResult<CoreError> {
+        let refused = refused_part(fen, text, error)?;
+        let py = fen.py();
+        let quote = |part: &str| {
+            let part = refused
+                .clone()
+                .unwrap_or_else(|| PyString::new(py, part).into_any());
+            part.repr()
+                .map_or_else(|_| format!("{part}"), |r| r.to_string())
+        };
+        Ok(CoreError::Fen(format!(
+            "invalid fen {}: {}",
+            fen.repr()?,
+            error.message(&quote)
+        )))
     }
 
     /// Text that is not a move, quoted as Python quotes it.
@@ -39,6 +53,57 @@ impl CoreError {
             error,
         })
     }
+}
+
+/// The text of a position string for the parser. A `str` with lone
+/// surrogates is not UTF-8: each surrogate becomes a `?`, one character for
+/// one, which no field accepts either, so the parser refuses the same field
+/// at the same place.
+pub fn fen_text<'a>(fen: &'a Bound<'_, PyString>) -> PyResult<Cow<'a, str>> {
+    if let Ok(text) = fen.to_str() {
+        return Ok(Cow::Borrowed(text));
+    }
+    let bytes = fen.call_method1("encode", ("utf-8", "replace"))?;
+    Ok(Cow::Owned(
+        String::from_utf8_lossy(bytes.cast::<PyBytes>()?.as_bytes()).into_owned(),
+    ))
+}
+
+/// The refused part of `fen` as given, when the parser read it altered (see
+/// [`fen_text`]); `None` when the part the error holds is exact.
+fn refused_part<'py>(
+    fen: &Bound<'py, PyString>,
+    text: &str,
+    error: &FenError,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    if fen.to_str().is_ok() {
+        return Ok(None);
+    }
+    let fields = fen.call_method1("split", (" ",))?;
+    let part = match *error {
+        FenError::Turn(_) => fields.get_item(1)?,
+        FenError::Phase(_) => fields.get_item(2)?,
+        FenError::KNotANumber(_) => fields.get_item(3)?,
+        // "0" starts no run; any other refused letter is the first character
+        // of its rank that is neither a digit nor a piece letter.
+        FenError::Letter { rank, letter } if letter != '0' => {
+            let ranks: Vec<&str> = text.split(' ').next().unwrap_or("").split('/').collect();
+            let row = ranks.len() - rank;
+            let Some(index) = ranks[row]
+                .chars()
+                .position(|c| !c.is_ascii_digit() && Piece::from_char(c).is_none())
+            else {
+                return Ok(None);
+            };
+            fields
+                .get_item(0)?
+                .call_method1("split", ("/",))?
+                .get_item(row)?
+                .get_item(index)?
+        }
+        _ => return Ok(None),
+    };
+    Ok(Some(part))
 }
 
 impl From<PlayError> for CoreError {
@@ -56,9 +121,7 @@ impl From<RulesError> for CoreError {
 impl From<CoreError> for PyErr {
     fn from(error: CoreError) -> PyErr {
         match error {
-            CoreError::Fen { fen, error } => {
-                InvalidFenError::new_err(format!("invalid fen {fen}: {error}"))
-            }
+            CoreError::Fen(message) => InvalidFenError::new_err(message),
             CoreError::ParseMove {
                 text,
                 error: ParseMoveError,

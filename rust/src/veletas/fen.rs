@@ -2,7 +2,7 @@
 //! check, and formatting.
 
 use core::fmt;
-use std::fmt::Write as _;
+use std::fmt::Write;
 
 use super::bitboard::Bitboard;
 use super::color::Color;
@@ -265,8 +265,31 @@ impl fmt::Display for Quoted<'_> {
     }
 }
 
-impl fmt::Display for FenError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl FenError {
+    /// The message (what [`Display`](fmt::Display) writes), with the refused
+    /// text (a letter, the turn, the phase or K) quoted by `quote`.
+    ///
+    /// [`Display`](fmt::Display) quotes as Python's `repr` does for common
+    /// text; a binding passes the exact quoting of its host language.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use _veletas::veletas::{Lines, Position, SetupRule};
+    ///
+    /// let err = Position::from_fen("7/7/7/7/7/7/7 x setup 3", SetupRule::Perimeter, Lines::ShootersPass)
+    ///     .unwrap_err();
+    /// assert_eq!(err.to_string(), "turn: 'x' is not 'b' or 'w'");
+    /// assert_eq!(err.message(&|text| format!("<{text}>")), "turn: <x> is not 'b' or 'w'");
+    /// ```
+    pub fn message(&self, quote: &dyn Fn(&str) -> String) -> String {
+        let mut message = String::new();
+        self.write_message(&mut message, quote)
+            .expect("writing to a String cannot fail");
+        message
+    }
+
+    fn write_message(&self, f: &mut dyn Write, quote: &dyn Fn(&str) -> String) -> fmt::Result {
         write!(f, "{}: ", self.field().name())?;
         match self {
             FenError::Fields { found } => {
@@ -281,7 +304,7 @@ impl fmt::Display for FenError {
                 write!(
                     f,
                     "unknown letter {} in rank {rank}",
-                    Quoted(letter.encode_utf8(&mut buf))
+                    quote(letter.encode_utf8(&mut buf))
                 )
             }
             FenError::RankLength {
@@ -298,13 +321,13 @@ impl fmt::Display for FenError {
             } => {
                 write!(f, "rank {rank} has too many squares, expected {expected}")
             }
-            FenError::Turn(turn) => write!(f, "{} is not 'b' or 'w'", Quoted(turn)),
+            FenError::Turn(turn) => write!(f, "{} is not 'b' or 'w'", quote(turn)),
             FenError::Phase(phase) => {
-                write!(f, "{} is not 'setup', 'pie' or 'play'", Quoted(phase))
+                write!(f, "{} is not 'setup', 'pie' or 'play'", quote(phase))
             }
             FenError::PieTurn => f.write_str("'b' cannot act in 'pie', which is White's"),
             FenError::KNotANumber(k) => {
-                write!(f, "{} is not a positive decimal number", Quoted(k))
+                write!(f, "{} is not a positive decimal number", quote(k))
             }
             FenError::K(err) => write!(f, "{err}"),
             FenError::KTooLarge {
@@ -317,11 +340,26 @@ impl fmt::Display for FenError {
                 if k.ends_with(['0', '2', '4', '6', '8']) {
                     write!(f, "shooter count {k} must be odd and at least 3")
                 } else {
-                    write_too_many_shooters(f, k, *size, *setup_rule)
+                    write!(f, "{}", TooManyShooters(k, *size, *setup_rule))
                 }
             }
             FenError::Counts(err) => write!(f, "{err}"),
         }
+    }
+}
+
+/// The message of too many shooters, for a K kept as written.
+struct TooManyShooters<'a>(&'a str, u32, SetupRule);
+
+impl fmt::Display for TooManyShooters<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_too_many_shooters(f, &self.0, self.1, self.2)
+    }
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message(&|text| Quoted(text).to_string()))
     }
 }
 
@@ -368,16 +406,21 @@ impl Position {
             return Err(FenError::PieTurn);
         }
         let k_text = fields[3];
-        if !k_text.bytes().all(|b| b.is_ascii_digit()) || k_text.starts_with('0') {
+        if k_text.is_empty()
+            || !k_text.bytes().all(|b| b.is_ascii_digit())
+            || k_text.starts_with('0')
+        {
             return Err(FenError::KNotANumber(k_text.to_owned()));
         }
-        let k: u64 = k_text.parse().map_err(|_| FenError::KTooLarge {
+        // A K wider than `u32` fits no board; it is quoted as written, since
+        // the errors of [`Rules`] hold a `u32`.
+        let k: u32 = k_text.parse().map_err(|_| FenError::KTooLarge {
             k: k_text.to_owned(),
             size: board.size,
             setup_rule,
         })?;
-        check_shooter_count(board.size, k, setup_rule).map_err(FenError::K)?;
-        let rules = Rules::new(board.size, k as u32, setup_rule, lines).map_err(FenError::K)?;
+        check_shooter_count(board.size, u64::from(k), setup_rule).map_err(FenError::K)?;
+        let rules = Rules::new(board.size, k, setup_rule, lines).map_err(FenError::K)?;
         check_counts(&board, turn, phase, rules)?;
         Ok(Position::from_parts(
             rules,
@@ -660,6 +703,28 @@ mod tests {
             "K: 99999999999999999999999 shooters do not fit a 7x7 board under 'perimeter': K + 1 <= \
              (N - 2)^2 = 25 is required"
         );
+        let err = parse("7/7/7/7/7/7/7 b setup ").unwrap_err();
+        assert_eq!(err.to_string(), "K: '' is not a positive decimal number");
+        // K beyond u32 (and u64) is quoted as written, never narrowed.
+        for (k, message) in [
+            ("4294967295", "4294967295 shooters do not fit"),
+            ("4294967296", "shooter count 4294967296 must be odd"),
+            ("4294967297", "4294967297 shooters do not fit"),
+            (
+                "18446744073709551615",
+                "18446744073709551615 shooters do not fit",
+            ),
+            (
+                "18446744073709551616",
+                "shooter count 18446744073709551616 must be odd",
+            ),
+        ] {
+            let err = parse(&format!("7/7/7/7/7/7/7 b setup {k}")).unwrap_err();
+            assert!(
+                err.to_string().starts_with(&format!("K: {message}")),
+                "{err}"
+            );
+        }
         let err = parse("7/7/7/7/7/7/7 w pie 3").unwrap_err();
         assert_eq!(
             err.to_string(),

@@ -118,6 +118,24 @@ pub fn lines(from: Square, blockers: Bitboard) -> Bitboard {
     Bitboard(seen)
 }
 
+/// [`lines`], one direction at a time: `[up, down]`, where `up[i]` and
+/// `down[i]` run in opposite directions from `from`.
+#[inline]
+pub fn lines_by_direction(from: Square, blockers: Bitboard) -> [[Bitboard; 4]; 2] {
+    let up = &RAYS_UP[from.index()];
+    let down = &RAYS_DOWN[from.index()];
+    let mut seen = [[Bitboard::EMPTY; 4]; 2];
+    for dir in 0..4 {
+        let ray = up[dir];
+        let first = ((ray & blockers.0) | 1 << 127).trailing_zeros() as usize;
+        seen[0][dir] = Bitboard(ray ^ RAYS_UP[first][dir]);
+        let ray = down[dir];
+        let first = ((ray & blockers.0) | 1).ilog2() as usize;
+        seen[1][dir] = Bitboard(ray ^ RAYS_DOWN[first][dir]);
+    }
+    seen
+}
+
 /// The empty squares reachable from `from`: [`lines`] stopped by `blockers`,
 /// keeping the squares in `empty`.
 #[inline]
@@ -187,6 +205,30 @@ mod tests {
                 lines(from, Bitboard::EMPTY),
                 naive_lines(from, Bitboard::EMPTY)
             );
+        }
+    }
+
+    #[test]
+    fn lines_by_direction_split_the_lines() {
+        let blockers: Bitboard = ["c3", "e7", "h4"].into_iter().map(sq).collect();
+        for from in Bitboard::FULL {
+            let [up, down] = lines_by_direction(from, blockers);
+            let all = up.iter().chain(&down).fold(Bitboard::EMPTY, |a, &b| a | b);
+            assert_eq!(all, lines(from, blockers), "{from}");
+            for dir in 0..4 {
+                // Opposite directions: each square of one, seen from one of the
+                // other, has `from` on its line in between.
+                for (near, far) in [(up[dir], down[dir]), (down[dir], up[dir])] {
+                    for square in near {
+                        let back = lines(square, Bitboard::EMPTY);
+                        assert!(
+                            back.contains(from) && (far & back) == far,
+                            "{from} {square}"
+                        );
+                    }
+                }
+                assert!((up[dir] & down[dir]).is_empty());
+            }
         }
     }
 

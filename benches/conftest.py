@@ -1,0 +1,120 @@
+"""Shared fixtures of the benchmarks: both backends, the 10x10 play position
+they are timed on, and the speed ratios of the native core over the
+reference, measured in one run and printed at the end.
+
+``pytest benches --benchmark-enable`` times them (``make bench``); without
+``--benchmark-enable`` each runs once, as a check of its results.
+"""
+
+from __future__ import annotations
+
+import importlib
+import statistics
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+# The benchmarks check their results against the test vectors, read by the
+# test suite's own reader.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from vector_files import PerftVector, perft_vectors
+
+BACKENDS = {"reference": "veletas.reference", "rust": "veletas._veletas"}
+POSITION_ID = "public-145"
+"""A 10x10 play-phase position of the vectors (perimeter, shooters pass)."""
+
+
+@dataclass(frozen=True)
+class Timing:
+    """The times of one benchmark, in seconds per call."""
+
+    best: float
+    median: float
+
+
+TIMINGS: dict[str, dict[str, Timing]] = {}
+"""Timings by benchmark group, then by backend."""
+
+
+@pytest.fixture(scope="session")
+def position() -> PerftVector:
+    """The 10x10 play position with its perft counts."""
+    (vector,) = [v for v in perft_vectors() if v.id == POSITION_ID]
+    return vector
+
+
+@pytest.fixture(params=list(BACKENDS))
+def backend(request: pytest.FixtureRequest) -> ModuleType:
+    """The module providing ``Board`` and ``Move``: the reference, then the native core."""
+    return importlib.import_module(BACKENDS[request.param])
+
+
+def speedup(group: str) -> float | None:
+    """How many times faster the native core ran than the reference in
+    ``group`` (best times), once both have run in this session."""
+    timings = TIMINGS.get(group, {})
+    if "reference" not in timings or "rust" not in timings:
+        return None
+    return timings["reference"].best / timings["rust"].best
+
+
+@pytest.fixture(name="speedup")
+def speedup_fixture() -> Callable[[str], float | None]:
+    """:func:`speedup`, for the tests that assert a ratio."""
+    return speedup
+
+
+@pytest.fixture
+def timed(benchmark: Any, backend: ModuleType) -> Callable[..., Any]:
+    """``timed(group, function, *args, rounds=None)``: benchmark ``function``
+    in ``group`` (a fixed number of rounds for slow ones), record its times
+    for the ratio table, and return its result."""
+    name = next(key for key, module in BACKENDS.items() if module == backend.__name__)
+
+    def run(group: str, function: Callable[..., Any], *args: Any, rounds: int | None = None) -> Any:
+        benchmark.group = group
+        if rounds is None:
+            result = benchmark(function, *args)
+        else:
+            result = benchmark.pedantic(function, args=args, rounds=rounds, warmup_rounds=1)
+        if benchmark.enabled and benchmark.stats is not None:
+            data = benchmark.stats.stats.data
+            TIMINGS.setdefault(group, {})[name] = Timing(min(data), statistics.median(data))
+            ratio = speedup(group)
+            if ratio is not None:
+                benchmark.extra_info["speedup_vs_reference"] = round(ratio, 1)
+        return result
+
+    return run
+
+
+def _seconds(value: float) -> str:
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("us", 1e-6)):
+        if value >= scale:
+            return f"{value / scale:8.2f} {unit}"
+    return f"{value / 1e-9:8.2f} ns"
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """The table of ratios: reference and native best times per group."""
+    if not TIMINGS:
+        return
+    write = terminalreporter.write_line
+    terminalreporter.section("native core vs reference (best of each, one run)")
+    write(f"{'benchmark':<34} {'reference':>11} {'rust':>11} {'speedup':>9}")
+    for group, timings in TIMINGS.items():
+        reference = timings.get("reference")
+        rust = timings.get("rust")
+        ratio = speedup(group)
+        write(
+            f"{group:<34} "
+            f"{_seconds(reference.best) if reference else '-':>11} "
+            f"{_seconds(rust.best) if rust else '-':>11} "
+            f"{f'{ratio:.0f}x' if ratio is not None else '-':>9}"
+        )
