@@ -269,11 +269,7 @@ impl PyBoard {
                         type_name(fen)
                     ))
                 })?;
-                let text = fen_text(fen)?;
-                let position = match Position::from_fen(&text, setup_rule, lines) {
-                    Ok(position) => position,
-                    Err(error) => return Err(CoreError::fen(fen, &text, &error)?.into()),
-                };
+                let position = position_from_fen(fen, setup_rule, lines)?;
                 check_agreement(py, fen, position.rules(), &variant, size, shooters)?;
                 position
             }
@@ -530,4 +526,16 @@ fn expect_move(value: &Bound<'_, PyAny>) -> PyResult<Move> {
         .cast::<PyMove>()
         .map(|m| m.get().0)
         .map_err(|_| PyTypeError::new_err(format!("expected a Move, not {}", type_name(value))))
+}
+
+/// The position of the Python string `fen`, or the `InvalidFenError` that
+/// quotes the refused part as Python would.
+pub(crate) fn position_from_fen(
+    fen: &Bound<'_, PyString>,
+    setup_rule: SetupRule,
+    lines: Lines,
+) -> PyResult<Position> {
+    let text = fen_text(fen)?;
+    Position::from_fen(&text, setup_rule, lines)
+        .or_else(|error| Err(CoreError::fen(fen, &text, &error)?.into()))
 }

@@ -10,7 +10,8 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
-use super::error::{CoreError, InvalidRulesError};
+use super::board::position_from_fen;
+use super::error::InvalidRulesError;
 use crate::mcts::{Budget, Config, DEFAULT_EXPLORATION, DEFAULT_MAX_NODES};
 use crate::rng::Rng;
 use crate::veletas::bots::{MctsPlayer, greedy_move as core_greedy, random_move as core_random};
@@ -28,12 +29,7 @@ fn position(
             .map_err(|err: crate::veletas::rules::ParseSetupRuleError| {
                 InvalidRulesError::new_err(err.to_string())
             })?;
-    Position::from_fen(
-        &fen.to_string_lossy(),
-        setup_rule,
-        Lines::from_shooters_block(shooters_block),
-    )
-    .or_else(|error| Err(CoreError::fen(fen, error)?.into()))
+    position_from_fen(fen, setup_rule, Lines::from_shooters_block(shooters_block))
 }
 
 /// What a search reports: the move, the iterations, the estimated chance of

@@ -12,11 +12,12 @@ use pyo3::types::{PyString, PyTuple};
 
 use super::base;
 use super::board::PyBoard;
+use super::board::position_from_fen;
 use super::error::{CoreError, IllegalMoveError};
 use super::moves::PyMove;
 use crate::veletas::decision::{Action, square_id};
 use crate::veletas::observation::{PLANES, observation_len, write_mask};
-use crate::veletas::{DecisionState, Lines, Move, Position, SetupRule, Square, Stage};
+use crate::veletas::{DecisionState, Lines, Move, SetupRule, Square, Stage};
 
 /// A decision of a game: the position at the start of the turn, the partial
 /// turn, and whether the pie swap was played.
@@ -342,10 +343,7 @@ impl PyDecisionState {
                     PyValueError::new_err(err.to_string())
                 })?;
         let lines = Lines::from_shooters_block(shooters_block);
-        let position = match Position::from_fen(&fen.to_string_lossy(), setup_rule, lines) {
-            Ok(position) => position,
-            Err(error) => return Err(CoreError::fen(fen, error)?.into()),
-        };
+        let position = position_from_fen(fen, setup_rule, lines)?;
         let mut state = DecisionState::with_swapped(position, swapped);
         for action in actions {
             state.apply(action).map_err(|error| {
