@@ -80,7 +80,9 @@ def _position(board: Any) -> tuple[str, str, bool, bool]:
     return fen, rules.setup_rule, rules.shooters_block, swapped
 
 
-def _move(board: Any, text: str) -> Any:
+def _move(board: Any, text: str | None) -> Any:
+    if text is None:  # _position() refused finished games already
+        raise ValueError(f"no legal move in {board.fen()!r}")
     move_type = reference.Move if isinstance(board, reference.Board) else _veletas.Move
     return move_type.parse(text)
 
@@ -175,6 +177,14 @@ class MctsBot:
     ValueError: seconds must be a positive number, got 0
     """
 
+    seconds: float | None
+    iterations: int | None
+    threads: int
+    seed: int
+    exploration: float | None
+    last_search: SearchInfo | None
+    _player: _veletas.MctsPlayer
+
     def __init__(
         self,
         seconds: float | None = None,
@@ -212,7 +222,7 @@ class MctsBot:
         self.seed = kwargs["seed"]
         self.exploration = exploration
         self._player = _veletas.MctsPlayer(**kwargs)
-        self.last_search: SearchInfo | None = None
+        self.last_search = None
         """What the last :meth:`choose` did; None before the first."""
 
     def choose(self, board: Any) -> Any:

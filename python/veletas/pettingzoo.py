@@ -73,7 +73,7 @@ class VeletasEnv(AECEnv):
     :raises ValueError: for an unknown render mode.
     """
 
-    metadata = {  # noqa: RUF012  (PettingZoo reads it as a class attribute)
+    metadata: dict[str, Any] = {  # noqa: RUF012  (PettingZoo reads it as a class attribute)
         "render_modes": ["ansi", "human"],
         "name": "veletas_v0",
         "is_parallelizable": False,
@@ -133,10 +133,10 @@ class VeletasEnv(AECEnv):
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = AGENTS[self.state.seat_to_act]
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:

@@ -272,10 +272,13 @@ def _new_board(rules: Rules, start: str | None) -> Any:
     """A board of ``rules`` at ``start`` (default: the start of the game)."""
     import veletas
 
-    options = {"setup_rule": rules.setup_rule, "shooters_block": rules.shooters_block}
-    if start is None:
-        return veletas.Board(size=rules.size, shooters=rules.shooters, **options)
-    return veletas.Board(start, size=rules.size, shooters=rules.shooters, **options)
+    return veletas.Board(
+        start,
+        size=rules.size,
+        shooters=rules.shooters,
+        setup_rule=rules.setup_rule,
+        shooters_block=rules.shooters_block,
+    )
 
 
 def write(games: GameRecord | Iterable[GameRecord], path_or_file: Any = None) -> str:

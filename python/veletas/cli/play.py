@@ -31,7 +31,7 @@ _PAGE = 120
 """The most moves ``moves`` lists at once."""
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "play",
         help="play a game in the terminal against a bot (or watch two bots)",
@@ -241,14 +241,15 @@ class Game:
 
     def record(self) -> records.GameRecord:
         names = self.colour_names()
-        extra = {"Termination": self.termination} if self.termination else {}
-        return records.GameRecord.from_board(
+        record = records.GameRecord.from_board(
             self.board,
             black=names[int(veletas.BLACK)],
             white=names[int(veletas.WHITE)],
             result=self.result or "*",
-            **extra,
         )
+        if self.termination:
+            record.tags["Termination"] = self.termination
+        return record
 
 
 def moves_text(board: Any, square_text: str | None) -> str:

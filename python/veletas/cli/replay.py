@@ -9,7 +9,7 @@ from veletas import records
 from veletas.cli import draw
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "replay",
         help="step through a game of a record file",

@@ -10,7 +10,7 @@ from veletas.base import SETUP_RULES
 from veletas.cli import draw
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "show",
         help="print a position given as a position string, or draw it as SVG",
