@@ -10,12 +10,15 @@ import pytest
 MODULES = [
     "veletas",
     "veletas.base",
+    "veletas.playouts",
     "veletas.reference",
     "veletas.reference.board",
     "veletas.reference.claims",
+    "veletas.reference.decision",
     "veletas.reference.fen",
     "veletas.reference.geometry",
     "veletas.reference.move",
+    "veletas.reference.playouts",
 ]
 
 

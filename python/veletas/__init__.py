@@ -25,6 +25,7 @@ from veletas.errors import (
     InvalidRulesError,
     VeletasError,
 )
+from veletas.playouts import Playouts, playouts
 
 IMPLEMENTATION = os.environ.get("VELETAS_IMPLEMENTATION", "rust")
 """The backend in use: ``"rust"`` (the default) or ``"python"``."""
@@ -33,7 +34,11 @@ if IMPLEMENTATION == "rust":
     from veletas._veletas import Board, Move
 elif IMPLEMENTATION == "python":
     # The reference serves the same API; type checkers see the native stubs.
-    from veletas.reference import Board, Move  # type: ignore[assignment]
+    from veletas.reference import (  # type: ignore[assignment]
+        Board,
+        Move,
+        playouts,  # type: ignore[assignment]
+    )
 else:
     raise ImportError(
         f"unknown VELETAS_IMPLEMENTATION {IMPLEMENTATION!r}: expected 'rust' or 'python'"
@@ -53,5 +58,7 @@ __all__ = [
     "InvalidMoveError",
     "InvalidRulesError",
     "Move",
+    "Playouts",
     "VeletasError",
+    "playouts",
 ]

@@ -5,12 +5,14 @@
 //! - [`game`]: what playouts and search need of a game, so that they serve
 //!   every game of the family.
 //! - [`rng`]: the random stream of playouts and bots.
+//! - [`playout`]: batches of random games, reproducible on any number of threads.
 //!
 //! # Features
 //!
 //! - `python`: the `PyO3` bindings that make up the `veletas._veletas` extension module.
 
 pub mod game;
+pub mod playout;
 pub mod rng;
 pub mod veletas;
 

@@ -9,6 +9,7 @@ mod board;
 mod error;
 mod legal_moves;
 mod moves;
+mod playouts;
 
 use pyo3::prelude::*;
 
@@ -23,6 +24,8 @@ mod _veletas {
     use super::legal_moves::PyLegalMoves;
     #[pymodule_export]
     use super::moves::PyMove;
+    #[pymodule_export]
+    use super::playouts::run_playouts;
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {

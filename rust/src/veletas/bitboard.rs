@@ -155,36 +155,22 @@ impl Bitboard {
 
     /// The `k`-th lowest square (`k = 0` is [`Bitboard::first`]), if the set
     /// has more than `k` squares.
+    ///
+    /// Branch-light and without a loop: playouts pick every random action
+    /// with it.
     #[inline]
     pub const fn nth(self, k: u32) -> Option<Square> {
         let low = self.0 as u64;
         let below = low.count_ones();
-        let (mut word, mut k, offset) = if k < below {
-            (low, k, 0)
+        if k < below {
+            return Some(Square::from_index_unchecked(select(low, k)));
+        }
+        let high = (self.0 >> 64) as u64;
+        if k - below < high.count_ones() {
+            Some(Square::from_index_unchecked(64 + select(high, k - below)))
         } else {
-            ((self.0 >> 64) as u64, k - below, 64)
-        };
-        if k >= word.count_ones() {
-            return None;
+            None
         }
-        // Skip whole bytes, then clear the lowest bits one by one.
-        let mut skipped = 0;
-        loop {
-            let in_byte = (word & 0xff).count_ones();
-            if k < in_byte {
-                break;
-            }
-            k -= in_byte;
-            word >>= 8;
-            skipped += 8;
-        }
-        while k > 0 {
-            word &= word - 1;
-            k -= 1;
-        }
-        Some(Square::from_index_unchecked(
-            offset + skipped + word.trailing_zeros(),
-        ))
     }
 
     /// The squares in ascending order.
@@ -235,6 +221,49 @@ impl Bitboard {
         let row = Bitboard(self.0 | self.east().0 | self.west().0);
         Bitboard(row.0 | row.north().0 | row.south().0)
     }
+}
+
+/// Bytes of 1s and of high bits, for the byte-parallel arithmetic of [`select`].
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// `SELECT_IN_BYTE[b][k]`: the position of the `k`-th set bit of the byte `b`.
+static SELECT_IN_BYTE: [[u8; 8]; 256] = {
+    let mut table = [[0; 8]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let (mut bit, mut k) = (0, 0);
+        while bit < 8 {
+            if byte >> bit & 1 == 1 {
+                table[byte][k] = bit as u8;
+                k += 1;
+            }
+            bit += 1;
+        }
+        byte += 1;
+    }
+    table
+};
+
+/// The position of the `k`-th set bit of `word`, which has more than `k`.
+///
+/// Broadword selection (Vigna, "Broadword implementation of rank/select
+/// queries"): the bit counts of the 8 bytes and their running sums come from a
+/// few multiplications; the byte where the running sum passes `k` is found by
+/// comparing all bytes at once, and a table finishes inside that byte.
+#[inline]
+const fn select(word: u64, k: u32) -> u32 {
+    let pairs = word - ((word >> 1) & 0x5555_5555_5555_5555);
+    let nibbles = (pairs & 0x3333_3333_3333_3333) + ((pairs >> 2) & 0x3333_3333_3333_3333);
+    let bytes = (nibbles + (nibbles >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+    // Byte i of `sums` holds the number of set bits in bytes 0..=i (at most 64).
+    let sums = bytes.wrapping_mul(ONES);
+    // Bit 7 of byte i is set where sums[i] <= k: 0x80 + k - sums[i] never borrows.
+    let passed = (((k as u64 * ONES) | HIGHS) - sums) & HIGHS;
+    let byte = ((passed >> 7).wrapping_mul(ONES) >> 56) as u32;
+    let before = ((sums << 8) >> (8 * byte)) as u32 & 0xFF;
+    let in_byte = (word >> (8 * byte)) as usize & 0xFF;
+    8 * byte + SELECT_IN_BYTE[in_byte][(k - before) as usize] as u32
 }
 
 impl BitOr for Bitboard {

@@ -25,6 +25,7 @@ pub mod lines;
 mod movegen;
 pub mod moves;
 pub mod perft;
+pub mod playout;
 pub mod position;
 pub mod rules;
 pub mod square;
