@@ -57,6 +57,18 @@ impl Actions {
         }
     }
 
+    /// The actions `squares`, plus `PASS` and `SWAP` where flagged, on an
+    /// N x N board.
+    #[inline]
+    pub const fn new(squares: Bitboard, pass: bool, swap: bool, size: u32) -> Actions {
+        Actions {
+            squares,
+            pass,
+            swap,
+            size,
+        }
+    }
+
     /// The id of "no shooter move" on this board.
     #[inline]
     pub const fn pass(&self) -> Action {
@@ -88,7 +100,7 @@ impl Actions {
     }
 
     /// The `k`-th action in ascending id order, if `k < len()`.
-    #[inline]
+    #[inline(always)]
     pub fn nth(&self, k: u32) -> Option<Action> {
         let squares = self.squares.count();
         if k < squares {
@@ -127,9 +139,24 @@ impl Actions {
 /// The action id of `square` on an N x N board.
 #[inline]
 pub const fn square_id(square: Square, size: u32) -> Action {
-    let index = square.index() as u32;
-    ((index / STRIDE) * size + index % STRIDE) as Action
+    SQUARE_IDS[size as usize][square.index()] as Action
 }
+
+/// `SQUARE_IDS[N][index]`: the action id `rank * N + file` of the square with
+/// bitboard index `index` (a table: every random action goes through it).
+static SQUARE_IDS: [[u8; (MAX_SIZE * STRIDE) as usize]; MAX_SIZE as usize + 1] = {
+    let mut table = [[0; (MAX_SIZE * STRIDE) as usize]; MAX_SIZE as usize + 1];
+    let mut size = 0;
+    while size <= MAX_SIZE {
+        let mut index = 0;
+        while index < MAX_SIZE * STRIDE {
+            table[size as usize][index as usize] = ((index / STRIDE) * size + index % STRIDE) as u8;
+            index += 1;
+        }
+        size += 1;
+    }
+    table
+};
 
 /// The square of action id `action` on an N x N board, if it is a square id.
 #[inline]
@@ -436,7 +463,7 @@ impl ActionSet for Actions {
         Actions::len(self)
     }
 
-    #[inline]
+    #[inline(always)]
     fn nth(&self, k: u32) -> Option<Action> {
         Actions::nth(self, k)
     }

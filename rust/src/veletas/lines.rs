@@ -103,7 +103,7 @@ static NEIGHBOURS: [Bitboard; ROWS] = {
 /// assert!(!seen.contains("a4".parse().unwrap()));
 /// assert_eq!(seen.count(), 2 + 9 + 9);
 /// ```
-#[inline]
+#[inline(always)]
 pub fn lines(from: Square, blockers: Bitboard) -> Bitboard {
     let up = &RAYS_UP[from.index()];
     let down = &RAYS_DOWN[from.index()];
@@ -122,7 +122,7 @@ pub fn lines(from: Square, blockers: Bitboard) -> Bitboard {
 
 /// The empty squares reachable from `from`: [`lines`] stopped by `blockers`,
 /// keeping the squares in `empty`.
-#[inline]
+#[inline(always)]
 pub fn reach(from: Square, blockers: Bitboard, empty: Bitboard) -> Bitboard {
     lines(from, blockers) & empty
 }

@@ -14,11 +14,13 @@ use rayon::ThreadPoolBuildError;
 
 use super::bitboard::Bitboard;
 use super::color::Color;
-use super::decision::{Action, DecisionState, Stage, id_square};
+use super::decision::Action;
 use super::lines;
 use super::moves::Move;
 use super::position::{Phase, Position};
+use super::rules::{Rules, SetupRule};
 use super::square::Square;
+use crate::game::{ActionSet, Game};
 use crate::playout::{Batch, play_micro};
 use crate::rng::Rng;
 
@@ -163,47 +165,339 @@ fn play_micro_game(
     rng: &mut Rng,
     mut moves: Option<&mut Vec<MoveRecord>>,
 ) -> Outcome {
-    let mut state = DecisionState::with_swapped(start, swapped);
+    let mut game = MicroGame::new(&start, swapped);
     let mut plies = 0;
-    play_micro(&mut state, rng, |before, action| {
-        if completes_turn(before) {
+    play_micro(&mut game, rng, |before, action| {
+        if let Some(m) = before.completed_move(action) {
             plies += 1;
             if let Some(moves) = moves.as_deref_mut() {
-                moves.push(record(completed_move(before, action)));
+                moves.push(record(m));
             }
         }
     });
-    Outcome::of(state.position(), state.swapped(), plies)
+    Outcome {
+        winner: game.winner_color(),
+        swapped: game.swapped,
+        plies,
+        claims: [u32::from(game.claims[0]), u32::from(game.claims[1])],
+    }
 }
 
-/// Whether the next action of `state` completes its turn.
-#[inline]
-fn completes_turn(state: &DecisionState) -> bool {
-    state.position().phase() != Phase::Play || matches!(state.stage(), Stage::Target { .. })
+/// The choices of a decision of [`MicroGame`], numbered by bitboard index
+/// rather than by action id, so that no conversion is needed either way:
+/// ascending indices are ascending squares, just like the ids, and the one
+/// other choice (PASS in play, SWAP in the pie), numbered after every square,
+/// comes last like its id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Choices {
+    squares: Bitboard,
+    other: bool,
 }
 
-/// The move that `action` completes; `state` must be at its last decision.
-fn completed_move(state: &DecisionState, action: Action) -> Move {
-    let pos = state.position();
-    let size = state.size();
-    let square = || id_square(action, size).expect("a square id");
-    match state.stage() {
-        _ if pos.phase() != Phase::Play => {
-            if u32::from(action) == size * size + 1 {
-                Move::Swap
-            } else {
-                pos.next_placement(square())
+/// The number of PASS or SWAP among [`Choices`]: above every square index.
+const OTHER: Action = 127;
+
+impl ActionSet for Choices {
+    #[inline(always)]
+    fn len(&self) -> u32 {
+        self.squares.count() + u32::from(self.other)
+    }
+
+    #[inline(always)]
+    fn nth(&self, k: u32) -> Option<Action> {
+        match self.squares.nth(k) {
+            Some(square) => Some(square.index() as Action),
+            None => (self.other && k == self.squares.count()).then_some(OTHER),
+        }
+    }
+
+    fn contains(&self, action: Action) -> bool {
+        if action == OTHER {
+            self.other
+        } else {
+            Square::from_index(u32::from(action)).is_some_and(|sq| self.squares.contains(sq))
+        }
+    }
+}
+
+/// The decision a turn is at (a flat [`Stage`], kept in plain fields that
+/// the inner loop reads and writes cheaply).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    Start,
+    Destination,
+    Target,
+}
+
+/// A micro playout: the game with only what the decisions need, and the
+/// sets they read kept up to date move by move. It offers the actions of
+/// [`super::DecisionState`] in the same order (a test holds them together), so
+/// [`crate::game::random_action`] plays the same games on it.
+#[derive(Clone, Copy, Debug)]
+struct MicroGame {
+    stones: [Bitboard; 2],
+    /// The unclaimed shooters.
+    shooters: Bitboard,
+    /// Every shooter, claimed or not (the spacing rule keeps away from them).
+    all_shooters: Bitboard,
+    empty: Bitboard,
+    /// What ends lines: stones, squares off the board, and with
+    /// `shooters_block` every shooter.
+    blockers: Bitboard,
+    rules: Rules,
+    phase: Phase,
+    turn: Color,
+    claims: [u8; 2],
+    claims_to_win: u8,
+    step: Step,
+    /// Whether a shooter moves this turn, from `origin` to `destination`.
+    moved: bool,
+    origin: Square,
+    destination: Square,
+    swapped: bool,
+    /// Whether every unclaimed shooter can move (in play); true after every
+    /// play turn, whose claims take the trapped ones.
+    all_free: bool,
+}
+
+impl MicroGame {
+    fn new(pos: &Position, swapped: bool) -> MicroGame {
+        let rules = pos.rules();
+        let mut game = MicroGame {
+            stones: [pos.stones(Color::Black), pos.stones(Color::White)],
+            shooters: pos.shooters(),
+            all_shooters: pos.all_shooters(),
+            empty: pos.empty(),
+            blockers: pos.blockers(),
+            rules,
+            phase: pos.phase(),
+            turn: pos.turn(),
+            claims: [
+                pos.claims(Color::Black) as u8,
+                pos.claims(Color::White) as u8,
+            ],
+            claims_to_win: rules.claims_to_win() as u8,
+            step: Step::Start,
+            moved: false,
+            origin: Square::A1,
+            destination: Square::A1,
+            swapped,
+            all_free: false,
+        };
+        game.all_free = game.phase == Phase::Play && game.movable() == game.shooters;
+        game
+    }
+
+    fn winner_color(&self) -> Option<Color> {
+        if self.claims[0] >= self.claims_to_win {
+            Some(Color::Black)
+        } else if self.claims[1] >= self.claims_to_win {
+            Some(Color::White)
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    fn reach(&self, square: Square) -> Bitboard {
+        lines::reach(square, self.blockers, self.empty)
+    }
+
+    /// The unclaimed shooters that can move.
+    fn movable(&self) -> Bitboard {
+        let hemmed = self.shooters - self.empty.king_fill();
+        let mut movable = self.shooters - hemmed;
+        for sq in hemmed {
+            if self.reach(sq).any() {
+                movable.add(sq);
             }
         }
-        Stage::Target { moved: None } => Move::Stone(square()),
-        Stage::Target {
-            moved: Some((origin, destination)),
-        } => Move::Shot {
-            origin,
-            destination,
-            target: square(),
-        },
-        Stage::Start | Stage::Destination { .. } => unreachable!("the turn is not complete"),
+        movable
+    }
+
+    /// Whether the next placement is a shooter (else the setup stone).
+    fn places_shooter(&self) -> bool {
+        let quota = match self.turn {
+            Color::Black => self.rules.first_shooters(),
+            Color::White => self.rules.shooters(),
+        };
+        self.phase == Phase::Pie || self.all_shooters.count() < quota
+    }
+
+    /// The squares open to the next setup placement (RULES.md section 3).
+    fn placements(&self) -> Bitboard {
+        if !self.places_shooter() {
+            return self.empty;
+        }
+        match self.rules.setup_rule() {
+            SetupRule::Perimeter => self.empty - Bitboard::ring(self.rules.size()),
+            SetupRule::Spacing => self.empty - self.all_shooters.king_fill(),
+        }
+    }
+
+    /// The move that `action` completes, if it completes one.
+    fn completed_move(&self, action: Action) -> Option<Move> {
+        let square = || Square::from_index_unchecked(u32::from(action));
+        match (self.phase, self.step) {
+            (Phase::Pie, _) if action == OTHER => Some(Move::Swap),
+            (Phase::Setup | Phase::Pie, _) if self.places_shooter() => {
+                Some(Move::Shooter(square()))
+            }
+            (Phase::Play, Step::Target) if self.moved => Some(Move::Shot {
+                origin: self.origin,
+                destination: self.destination,
+                target: square(),
+            }),
+            // The setup stone, or a shot without a move.
+            (Phase::Setup | Phase::Pie, _) | (Phase::Play, Step::Target) => {
+                Some(Move::Stone(square()))
+            }
+            (Phase::Play, _) => None,
+        }
+    }
+
+    /// Takes a setup action: the swap, or the next placement on `square`.
+    fn place(&mut self, action: Action) {
+        if action == OTHER {
+            self.swapped = true;
+            self.phase = Phase::Setup;
+            return;
+        }
+        let square = Square::from_index_unchecked(u32::from(action));
+        self.empty.discard(square);
+        if self.places_shooter() {
+            self.shooters.add(square);
+            self.all_shooters.add(square);
+            if self.rules.lines().shooters_block() {
+                self.blockers.add(square);
+            }
+            self.phase = Phase::Setup;
+            return;
+        }
+        self.stones[self.turn.index()].add(square);
+        self.blockers.add(square);
+        if self.turn == Color::Black {
+            self.phase = Phase::Pie;
+        } else {
+            self.phase = Phase::Play;
+            // With `shooters_block`, a shooter may be trapped already.
+            self.all_free = self.movable() == self.shooters;
+        }
+        self.turn = self.turn.other();
+    }
+
+    #[inline]
+    fn shoot(&mut self, target: Square) {
+        if self.moved {
+            let (origin, destination) = (self.origin, self.destination);
+            self.shooters = self.shooters.without(origin).with(destination);
+            self.all_shooters = self.all_shooters.without(origin).with(destination);
+            self.empty = self.empty.with(origin).without(destination);
+            if self.rules.lines().shooters_block() {
+                self.blockers = self.blockers.without(origin).with(destination);
+            }
+        }
+        self.stones[self.turn.index()].add(target);
+        self.empty.discard(target);
+        self.blockers.add(target);
+        // Only a shooter without an empty neighbour can be trapped.
+        let hemmed = self.shooters - self.empty.king_fill();
+        for square in hemmed {
+            if self.reach(square).is_empty() {
+                let claimant = super::claims::claimant(square, self.stones, self.turn);
+                self.claims[claimant.index()] += 1;
+                self.shooters.discard(square);
+            }
+        }
+        self.turn = self.turn.other();
+        self.step = Step::Start;
+        self.moved = false;
+        self.all_free = true;
+    }
+}
+
+impl Game for MicroGame {
+    type Actions = Choices;
+
+    fn num_actions(&self) -> usize {
+        usize::from(OTHER) + 1
+    }
+
+    #[inline]
+    fn legal_actions(&self) -> Choices {
+        let squares = match self.step {
+            Step::Start => {
+                if self.winner_color().is_some() {
+                    return Choices {
+                        squares: Bitboard::EMPTY,
+                        other: false,
+                    };
+                }
+                let squares = match self.phase {
+                    Phase::Play if self.all_free => self.shooters,
+                    Phase::Play => self.movable(),
+                    Phase::Setup | Phase::Pie => self.placements(),
+                };
+                // PASS when some shooter is offered; SWAP in the pie.
+                let other = match self.phase {
+                    Phase::Play => squares.any(),
+                    Phase::Pie => true,
+                    Phase::Setup => false,
+                };
+                return Choices { squares, other };
+            }
+            Step::Destination => self.reach(self.origin),
+            Step::Target if self.moved => lines::reach(
+                self.destination,
+                self.blockers.without(self.origin),
+                self.empty.with(self.origin),
+            ),
+            Step::Target => {
+                let mut targets = Bitboard::EMPTY;
+                for shooter in self.shooters {
+                    targets |= self.reach(shooter);
+                }
+                targets
+            }
+        };
+        Choices {
+            squares,
+            other: false,
+        }
+    }
+
+    #[inline]
+    fn apply(&mut self, action: Action) {
+        if self.phase != Phase::Play {
+            self.place(action);
+            return;
+        }
+        if action == OTHER {
+            self.step = Step::Target;
+            return;
+        }
+        let square = Square::from_index_unchecked(u32::from(action));
+        match self.step {
+            Step::Start => {
+                self.origin = square;
+                self.moved = true;
+                self.step = Step::Destination;
+            }
+            Step::Destination => {
+                self.destination = square;
+                self.step = Step::Target;
+            }
+            Step::Target => self.shoot(square),
+        }
+    }
+
+    fn seat_to_act(&self) -> usize {
+        self.turn.index() ^ usize::from(self.swapped)
+    }
+
+    fn winner(&self) -> Option<usize> {
+        self.winner_color()
+            .map(|color| color.index() ^ usize::from(self.swapped))
     }
 }
 
@@ -440,6 +734,7 @@ pub fn playouts(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::veletas::decision::{DecisionState, Stage, square_id};
     use crate::veletas::{Lines, Rules, SetupRule, Variant};
 
     fn pos(fen: &str, lines: Lines) -> Position {
@@ -542,6 +837,69 @@ mod tests {
                 .max()
                 .unwrap();
             assert_eq!(most, most_line_squares(size), "{size}x{size}");
+        }
+    }
+
+    /// The action id of a choice of [`MicroGame`].
+    fn choice_id(choice: Action, size: u32) -> Action {
+        if choice == OTHER {
+            // PASS and SWAP never appear together; PASS is offered in play only.
+            (size * size) as Action
+        } else {
+            square_id(Square::from_index_unchecked(u32::from(choice)), size)
+        }
+    }
+
+    #[test]
+    fn the_micro_game_offers_the_decision_states_actions() {
+        let mut rules = Vec::new();
+        for variant in Variant::ALL {
+            for setup_rule in [SetupRule::Perimeter, SetupRule::Spacing] {
+                for lines in [Lines::ShootersPass, Lines::ShootersBlock] {
+                    let r = Rules::variant(variant);
+                    rules.push(Rules::new(r.size(), r.shooters(), setup_rule, lines).unwrap());
+                }
+            }
+        }
+        rules.push(Rules::new(5, 3, SetupRule::Spacing, Lines::ShootersBlock).unwrap());
+        for (seed, rules) in rules.into_iter().enumerate() {
+            let size = rules.size();
+            for game in 0..20 {
+                let mut rng = Rng::for_game(seed as u64, game);
+                let mut state = DecisionState::new(Position::new(rules));
+                let mut micro = MicroGame::new(state.position(), false);
+                loop {
+                    let ids: Vec<Action> = state.legal_actions().iter().collect();
+                    let choices = micro.legal_actions();
+                    let mapped: Vec<Action> = (0..choices.len())
+                        .map(|k| choices.nth(k).unwrap())
+                        .map(|choice| {
+                            let id = choice_id(choice, size);
+                            // In the pie the other choice is SWAP, one id up.
+                            id + Action::from(
+                                choice == OTHER && state.position().phase() == Phase::Pie,
+                            )
+                        })
+                        .collect();
+                    assert_eq!(mapped, ids, "{}", state.position().fen());
+                    if ids.is_empty() {
+                        break;
+                    }
+                    let k = rng.below(ids.len() as u64) as u32;
+                    let (before, position) = (micro, *state.position());
+                    state.apply_unchecked(ids[k as usize]);
+                    micro.apply(choices.nth(k).unwrap());
+                    let completed = before.completed_move(choices.nth(k).unwrap());
+                    assert_eq!(completed.is_some(), state.stage() == Stage::Start);
+                    if let Some(m) = completed {
+                        let mut played = position;
+                        played.play(m).unwrap();
+                        assert_eq!(&played, state.position(), "{m}");
+                    }
+                }
+                assert_eq!(micro.winner(), Game::winner(&state));
+                assert_eq!(micro.swapped, state.swapped());
+            }
         }
     }
 
