@@ -224,10 +224,6 @@ impl Bitboard {
     }
 }
 
-/// Bytes of 1s and of high bits, for the byte-parallel arithmetic of [`select`].
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGHS: u64 = 0x8080_8080_8080_8080;
-
 /// `SELECT_IN_BYTE[b][k]`: the position of the `k`-th set bit of the byte `b`.
 static SELECT_IN_BYTE: [[u8; 8]; 256] = {
     let mut table = [[0; 8]; 256];
@@ -248,24 +244,26 @@ static SELECT_IN_BYTE: [[u8; 8]; 256] = {
 
 /// The position of the `k`-th set bit of `word`, which has more than `k`.
 ///
-/// Broadword selection (Vigna, "Broadword implementation of rank/select
-/// queries"): the bit counts of the 8 bytes and their running sums come from
-/// a few multiplications; the byte where the running sum passes `k` is found
-/// by comparing all bytes at once, and a table finishes inside that byte. (As
-/// fast as halving with hardware bit counts, and needs none.)
+/// By halving: count the low 32 bits and keep the half that holds the bit,
+/// then 16, then 8, and a table finishes inside the byte. Each step is a
+/// hardware bit count, a compare and conditional moves, without a branch
+/// (where the bit lies is a coin toss for a random `k`).
 #[inline(always)]
 const fn select(word: u64, k: u32) -> u32 {
-    let pairs = word - ((word >> 1) & 0x5555_5555_5555_5555);
-    let nibbles = (pairs & 0x3333_3333_3333_3333) + ((pairs >> 2) & 0x3333_3333_3333_3333);
-    let bytes = (nibbles + (nibbles >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
-    // Byte i of `sums` holds the number of set bits in bytes 0..=i (at most 64).
-    let sums = bytes.wrapping_mul(ONES);
-    // Bit 7 of byte i is set where sums[i] <= k: 0x80 + k - sums[i] never borrows.
-    let passed = (((k as u64 * ONES) | HIGHS) - sums) & HIGHS;
-    let byte = ((passed >> 7).wrapping_mul(ONES) >> 56) as u32;
-    let before = ((sums << 8) >> (8 * byte)) as u32 & 0xFF;
-    let in_byte = (word >> (8 * byte)) as usize & 0xFF;
-    8 * byte + SELECT_IN_BYTE[in_byte][(k - before) as usize] as u32
+    let (mut word, mut k, mut base) = (word, k, 0);
+    let below = (word as u32).count_ones();
+    if k >= below {
+        (word, k, base) = (word >> 32, k - below, 32);
+    }
+    let below = (word as u16).count_ones();
+    if k >= below {
+        (word, k, base) = (word >> 16, k - below, base + 16);
+    }
+    let below = (word as u8).count_ones();
+    if k >= below {
+        (word, k, base) = (word >> 8, k - below, base + 8);
+    }
+    base + SELECT_IN_BYTE[word as usize & 0xFF][k as usize] as u32
 }
 
 impl BitOr for Bitboard {
@@ -413,6 +411,12 @@ mod tests {
                 assert_eq!(set.nth(k as u32), Some(square));
             }
             assert_eq!(set.nth(set.count()), None);
+        }
+        // Every bit of full and sparse words, in both halves.
+        for set in [Bitboard::FULL, Bitboard::board(7), Bitboard::ring(10)] {
+            let squares: Vec<Square> = set.iter().collect();
+            let picked: Vec<Square> = (0..set.count()).map(|k| set.nth(k).unwrap()).collect();
+            assert_eq!(picked, squares);
         }
     }
 

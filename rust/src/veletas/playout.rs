@@ -168,10 +168,10 @@ fn play_micro_game(
     let mut game = MicroGame::new(&start, swapped);
     let mut plies = 0;
     play_micro(&mut game, rng, |before, action| {
-        if let Some(m) = before.completed_move(action) {
+        if before.completes_turn() {
             plies += 1;
             if let Some(moves) = moves.as_deref_mut() {
-                moves.push(record(m));
+                moves.push(record(before.completed_move(action)));
             }
         }
     });
@@ -335,24 +335,25 @@ impl MicroGame {
         }
     }
 
-    /// The move that `action` completes, if it completes one.
-    fn completed_move(&self, action: Action) -> Option<Move> {
-        let square = || Square::from_index_unchecked(u32::from(action));
-        match (self.phase, self.step) {
-            (Phase::Pie, _) if action == OTHER => Some(Move::Swap),
-            (Phase::Setup | Phase::Pie, _) if self.places_shooter() => {
-                Some(Move::Shooter(square()))
-            }
-            (Phase::Play, Step::Target) if self.moved => Some(Move::Shot {
+    /// Whether the next action completes a turn (is a move).
+    #[inline]
+    fn completes_turn(&self) -> bool {
+        self.step == Step::Target || self.phase != Phase::Play
+    }
+
+    /// The move that `action` completes; the next action must complete one.
+    fn completed_move(&self, action: Action) -> Move {
+        let square = Square::from_index_unchecked(u32::from(action));
+        match self.phase {
+            Phase::Pie if action == OTHER => Move::Swap,
+            Phase::Setup | Phase::Pie if self.places_shooter() => Move::Shooter(square),
+            Phase::Play if self.moved => Move::Shot {
                 origin: self.origin,
                 destination: self.destination,
-                target: square(),
-            }),
+                target: square,
+            },
             // The setup stone, or a shot without a move.
-            (Phase::Setup | Phase::Pie, _) | (Phase::Play, Step::Target) => {
-                Some(Move::Stone(square()))
-            }
-            (Phase::Play, _) => None,
+            Phase::Setup | Phase::Pie | Phase::Play => Move::Stone(square),
         }
     }
 
@@ -889,9 +890,9 @@ mod tests {
                     let (before, position) = (micro, *state.position());
                     state.apply_unchecked(ids[k as usize]);
                     micro.apply(choices.nth(k).unwrap());
-                    let completed = before.completed_move(choices.nth(k).unwrap());
-                    assert_eq!(completed.is_some(), state.stage() == Stage::Start);
-                    if let Some(m) = completed {
+                    assert_eq!(before.completes_turn(), state.stage() == Stage::Start);
+                    if before.completes_turn() {
+                        let m = before.completed_move(choices.nth(k).unwrap());
                         let mut played = position;
                         played.play(m).unwrap();
                         assert_eq!(&played, state.position(), "{m}");
