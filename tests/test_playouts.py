@@ -507,3 +507,22 @@ def test_the_low_level_runner_checks_its_range() -> None:
         job.run(-1, 1)
     with pytest.raises(ValueError, match="backend"):
         PlayoutJob.make(backend="gpu")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("variant", "size", "shooters", "setup_rule", "shooters_block"), RULES)
+def test_many_more_games_agree(
+    variant: str, size: int | None, shooters: int | None, setup_rule: str, shooters_block: bool
+) -> None:
+    options = {
+        "variant": variant,
+        "size": size,
+        "shooters": shooters,
+        "setup_rule": setup_rule,
+        "shooters_block": shooters_block,
+        "record": True,
+    }
+    for policy, games in [("micro", 2000), ("uniform", 300)]:
+        rust = veletas.playouts(games, seed=11, policy=policy, **options)
+        reference = veletas.reference.playouts(games, seed=11, policy=policy, **options)
+        assert_same_games(rust, reference)

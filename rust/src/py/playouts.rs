@@ -44,7 +44,7 @@ pub fn run_playouts<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let setup_rule: SetupRule = setup_rule
         .parse()
-        .map_err(|_| InvalidRulesError::new_err(format!("unknown setup rule {setup_rule:?}")))?;
+        .map_err(|_| InvalidRulesError::new_err(format!("unknown setup rule '{setup_rule}'")))?;
     let lines = Lines::from_shooters_block(shooters_block);
     let start = match Position::from_fen(&fen.to_string_lossy(), setup_rule, lines) {
         Ok(position) => position,
@@ -52,7 +52,7 @@ pub fn run_playouts<'py>(
     };
     let policy: Policy = policy.parse().map_err(|_| {
         PyValueError::new_err(format!(
-            "unknown policy {policy:?}; expected 'micro' or 'uniform'"
+            "unknown policy '{policy}'; expected 'micro' or 'uniform'"
         ))
     })?;
     if n_games > 0 && first_game.checked_add(n_games as u64 - 1).is_none() {
