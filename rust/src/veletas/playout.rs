@@ -171,7 +171,7 @@ fn play_micro_game(
         if before.completes_turn() {
             plies += 1;
             if let Some(moves) = moves.as_deref_mut() {
-                moves.push(record(before.completed_move(action)));
+                push_record(moves, before, action);
             }
         }
     });
@@ -181,6 +181,14 @@ fn play_micro_game(
         plies,
         claims: [u32::from(game.claims[0]), u32::from(game.claims[1])],
     }
+}
+
+/// Records the move that `action` completes. Out of line, so that the
+/// compiler does not work out records ahead of time in runs without them.
+#[cold]
+#[inline(never)]
+fn push_record(moves: &mut Vec<MoveRecord>, game: &MicroGame, action: Action) {
+    moves.push(record(game.completed_move(action)));
 }
 
 /// The choices of a decision of [`MicroGame`], numbered by bitboard index
