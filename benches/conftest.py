@@ -1,6 +1,8 @@
-"""Shared fixtures of the benchmarks: both backends, the 10x10 play position
-they are timed on, and the speed ratios of the native core over the
-reference, measured in one run and printed at the end.
+"""Shared fixtures of the benchmarks. Every benchmark compares two things
+timed one after the other in the same process (Rust against the reference,
+two threads against one, veletas against a peer), so that a busy machine
+slows both alike and the ratio stays meaningful; the ratios are printed at
+the end of the session.
 
 ``pytest benches --benchmark-enable`` times them (``make bench``); without
 ``--benchmark-enable`` each runs once, as a check of its results.
@@ -11,6 +13,7 @@ from __future__ import annotations
 import importlib
 import statistics
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -101,7 +104,7 @@ def _seconds(value: float) -> str:
     return f"{value / 1e-9:8.2f} ns"
 
 
-def pytest_terminal_summary(terminalreporter: Any) -> None:
+def _engine_table(terminalreporter: Any) -> None:
     """The table of ratios: reference and native best times per group."""
     if not TIMINGS:
         return
@@ -118,3 +121,76 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
             f"{_seconds(rust.best) if rust else '-':>11} "
             f"{f'{ratio:.0f}x' if ratio is not None else '-':>9}"
         )
+
+
+@dataclass
+class Ratio:
+    """One comparison: the rates of two runs and what the ratio should reach."""
+
+    name: str
+    subject: str
+    subject_rate: float
+    other: str
+    other_rate: float
+    target: float | None = None
+
+    @property
+    def ratio(self) -> float:
+        return self.subject_rate / self.other_rate
+
+    def __str__(self) -> str:
+        line = (
+            f"{self.name}: {self.subject} {self.subject_rate:,.0f} games/s, "
+            f"{self.other} {self.other_rate:,.0f} games/s: {self.ratio:.2f}x"
+        )
+        if self.target is not None:
+            verdict = "met" if self.ratio >= self.target else "MISSED"
+            line += f" (target {self.target:g}x: {verdict})"
+        return line
+
+
+_RATIOS: list[Ratio] = []
+
+
+def games_per_second(play: Callable[[int], object], games: int, repeat: int = 3) -> float:
+    """The best rate of ``repeat`` runs of ``play(games)``: the fastest run is
+    the one least disturbed by other work on the machine."""
+    best = float("inf")
+    for _ in range(repeat):
+        clock = time.perf_counter()
+        play(games)
+        best = min(best, time.perf_counter() - clock)
+    return games / best
+
+
+@pytest.fixture
+def report(benchmark: object) -> Callable[..., Ratio]:
+    """``report(name, subject, rate, other, rate, target=None)`` records a
+    ratio, prints it and stores it with the benchmark's extra info."""
+
+    def record(
+        name: str,
+        subject: str,
+        subject_rate: float,
+        other: str,
+        other_rate: float,
+        target: float | None = None,
+    ) -> Ratio:
+        ratio = Ratio(name, subject, subject_rate, other, other_rate, target)
+        _RATIOS.append(ratio)
+        info = benchmark.extra_info  # type: ignore[attr-defined]
+        info[f"{subject} games/s"] = subject_rate
+        info[f"{other} games/s"] = other_rate
+        info["ratio"] = ratio.ratio
+        print(ratio)
+        return ratio
+
+    return record
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    _engine_table(terminalreporter)
+    if _RATIOS:
+        terminalreporter.section("ratios, each measured in one run")
+        for ratio in _RATIOS:
+            terminalreporter.write_line(str(ratio))

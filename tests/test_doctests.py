@@ -13,13 +13,16 @@ MODULES = [
     "veletas.encoding",
     "veletas.bots",
     "veletas.records",
+    "veletas.playouts",
     "veletas.reference",
     "veletas.reference.board",
     "veletas.reference.claims",
+    "veletas.reference.decision",
     "veletas.reference.fen",
     "veletas.reference.geometry",
     "veletas.reference.move",
     "veletas.svg",
+    "veletas.reference.playouts",
 ]
 
 

@@ -16,7 +16,7 @@ from veletas.reference.geometry import geometry
 def test_public_names() -> None:
     import veletas.reference
 
-    assert veletas.reference.__all__ == ["Board", "LegalMoves", "Move"]
+    assert veletas.reference.__all__ == ["Board", "DecisionState", "LegalMoves", "Move", "playouts"]
     assert isinstance(Board().legal_moves, LegalMoves)
 
 

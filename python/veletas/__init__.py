@@ -5,11 +5,13 @@
 >>> board.fen()
 '7/7/7/7/7/7/7 b setup 3'
 
-``Board`` and ``Move`` come from the native core (``veletas._veletas``) by
-default. Setting the environment variable ``VELETAS_IMPLEMENTATION=python``
-before the first import selects the pure-Python reference instead;
+``Board``, ``Move``, ``DecisionState`` and ``playouts`` come from the native
+core (``veletas._veletas``) by default. Setting the environment variable
+``VELETAS_IMPLEMENTATION=python`` before the first import selects the
+pure-Python reference for them instead, for debugging;
 ``VELETAS_IMPLEMENTATION=rust`` asks for the native core explicitly.
-:data:`IMPLEMENTATION` tells which one is in use.
+:data:`IMPLEMENTATION` tells which one is in use. ``VectorEnv`` and the bots'
+search are native only.
 """
 
 from __future__ import annotations
@@ -26,21 +28,28 @@ from veletas.errors import (
     InvalidRulesError,
     VeletasError,
 )
+from veletas.playouts import Playouts, playouts
 
 IMPLEMENTATION = os.environ.get("VELETAS_IMPLEMENTATION", "rust")
 """The backend in use: ``"rust"`` (the default) or ``"python"``."""
 
 if IMPLEMENTATION == "rust":
-    from veletas._veletas import Board, DecisionState, Move, VectorEnv
+    from veletas._veletas import Board, DecisionState, Move
 elif IMPLEMENTATION == "python":
     # The reference serves the same API; type checkers see the native stubs.
-    from veletas.reference import Board, Move  # type: ignore[assignment]
+    from veletas.reference import (  # type: ignore[assignment]
+        Board,
+        DecisionState,
+        Move,
+        playouts,
+    )
 else:
     raise ImportError(
         f"unknown VELETAS_IMPLEMENTATION {IMPLEMENTATION!r}: expected 'rust' or 'python'"
     )
 
 from veletas import bots, records, svg  # noqa: E402  (they use Board and Move)
+from veletas._veletas import VectorEnv  # noqa: E402
 from veletas.bots import GreedyBot, MctsBot, RandomBot  # noqa: E402
 
 BLACK = base.Color.BLACK
@@ -52,6 +61,7 @@ __all__ = [
     "IMPLEMENTATION",
     "WHITE",
     "Board",
+    "DecisionState",
     "GreedyBot",
     "IllegalMoveError",
     "InvalidFenError",
@@ -60,12 +70,12 @@ __all__ = [
     "InvalidRulesError",
     "MctsBot",
     "Move",
+    "Playouts",
     "RandomBot",
+    "VectorEnv",
     "VeletasError",
     "bots",
+    "playouts",
     "records",
     "svg",
 ]
-if IMPLEMENTATION == "rust":
-    # The micro-decision state and the vector env come from the native core.
-    __all__ += ["DecisionState", "VectorEnv"]

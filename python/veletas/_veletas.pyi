@@ -27,6 +27,7 @@ __all__ = [
     "__version__",
     "greedy_move",
     "random_move",
+    "run_playouts",
 ]
 
 __version__: str
@@ -530,3 +531,30 @@ def greedy_move(
     fen: str, setup_rule: str, shooters_block: bool, seed: int, index: int
 ) -> str | None:
     """The one-ply greedy move of ``fen``, ties broken from stream ``(seed, index)``."""
+
+def run_playouts(
+    fen: str,
+    *,
+    setup_rule: str,
+    shooters_block: bool,
+    swapped: bool,
+    policy: str,
+    seed: int,
+    first_game: int,
+    n_games: int,
+    threads: int | None,
+    record: bool,
+) -> dict[str, np.ndarray]:
+    """Play games ``first_game .. first_game + n_games - 1`` of the run ``seed``
+    from ``fen`` with ``policy``, on ``threads`` threads (None: every core),
+    without holding the GIL. The low-level runner of
+    :class:`veletas.playouts.PlayoutJob`.
+
+    Returns numpy arrays: ``winner`` (int8), ``swapped`` (bool), ``plies``
+    (int32), ``claims`` (int8, (n, 2)), and with ``record``, ``moves`` (int8,
+    (m, 4): kind, origin, destination, target) and ``offsets`` (int64, n + 1).
+
+    :raises InvalidFenError: for a refused position string.
+    :raises ValueError: for an unknown policy, ``threads`` 0, or a range past
+        game 2**64 - 1.
+    """

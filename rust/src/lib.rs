@@ -7,6 +7,7 @@
 //! - [`rng`]: the random stream of playouts and bots.
 //! - [`vector_env`]: many games stepped at once for reinforcement learning.
 //! - [`mcts`]: Monte Carlo tree search over any [`game::Game`].
+//! - [`playout`]: batches of random games, reproducible on any number of threads.
 //!
 //! # Features
 //!
@@ -14,6 +15,7 @@
 
 pub mod game;
 pub mod mcts;
+pub mod playout;
 pub mod rng;
 pub mod vector_env;
 pub mod veletas;

@@ -15,7 +15,7 @@ from veletas.errors import VeletasError
 
 __all__ = ["main"]
 
-COMMANDS = ["perft", "play", "replay", "show"]
+COMMANDS = ["playout", "play", "replay", "show", "perft"]
 """The command modules, in the order ``--help`` lists them."""
 
 

@@ -12,6 +12,8 @@ without the extension.
 from __future__ import annotations
 
 from veletas.reference.board import Board, LegalMoves
+from veletas.reference.decision import DecisionState
 from veletas.reference.move import Move
+from veletas.reference.playouts import playouts
 
-__all__ = ["Board", "LegalMoves", "Move"]
+__all__ = ["Board", "DecisionState", "LegalMoves", "Move", "playouts"]

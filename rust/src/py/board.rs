@@ -150,11 +150,7 @@ fn rule_options(
     setup_rule: &Bound<'_, PyAny>,
     shooters_block: &Bound<'_, PyAny>,
 ) -> PyResult<(SetupRule, Lines)> {
-    let setup_rule: SetupRule = setup_rule.extract::<String>()?.parse().map_err(
-        |err: crate::veletas::rules::ParseSetupRuleError| {
-            InvalidRulesError::new_err(err.to_string())
-        },
-    )?;
+    let setup_rule = parse_setup_rule(&setup_rule.extract::<String>()?)?;
     Ok((
         setup_rule,
         Lines::from_shooters_block(shooters_block.is_truthy()?),
@@ -526,6 +522,14 @@ fn expect_move(value: &Bound<'_, PyAny>) -> PyResult<Move> {
         .cast::<PyMove>()
         .map(|m| m.get().0)
         .map_err(|_| PyTypeError::new_err(format!("expected a Move, not {}", type_name(value))))
+}
+
+/// The setup rule called `name`, or the `InvalidRulesError` that quotes it.
+pub(crate) fn parse_setup_rule(name: &str) -> PyResult<SetupRule> {
+    name.parse()
+        .map_err(|err: crate::veletas::rules::ParseSetupRuleError| {
+            InvalidRulesError::new_err(err.to_string())
+        })
 }
 
 /// The position of the Python string `fen`, or the `InvalidFenError` that

@@ -10,12 +10,11 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
-use super::board::position_from_fen;
-use super::error::InvalidRulesError;
+use super::board::{parse_setup_rule, position_from_fen};
 use crate::mcts::{Budget, Config, DEFAULT_EXPLORATION, DEFAULT_MAX_NODES};
 use crate::rng::Rng;
 use crate::veletas::bots::{MctsPlayer, greedy_move as core_greedy, random_move as core_random};
-use crate::veletas::{DecisionState, Lines, Position, SetupRule};
+use crate::veletas::{DecisionState, Lines, Position};
 
 /// The position of `fen` under the given options.
 fn position(
@@ -23,12 +22,7 @@ fn position(
     setup_rule: &str,
     shooters_block: bool,
 ) -> PyResult<Position> {
-    let setup_rule: SetupRule =
-        setup_rule
-            .parse()
-            .map_err(|err: crate::veletas::rules::ParseSetupRuleError| {
-                InvalidRulesError::new_err(err.to_string())
-            })?;
+    let setup_rule = parse_setup_rule(setup_rule)?;
     position_from_fen(fen, setup_rule, Lines::from_shooters_block(shooters_block))
 }
 

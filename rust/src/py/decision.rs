@@ -6,13 +6,13 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::IntoPyObjectExt;
 use pyo3::basic::CompareOp;
-use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 
 use super::base;
 use super::board::PyBoard;
-use super::board::position_from_fen;
+use super::board::{parse_setup_rule, position_from_fen};
 use super::error::{CoreError, IllegalMoveError};
 use super::moves::PyMove;
 use crate::veletas::decision::{Action, square_id};
@@ -336,12 +336,7 @@ impl PyDecisionState {
         swapped: bool,
         actions: Vec<Action>,
     ) -> PyResult<PyDecisionState> {
-        let setup_rule: SetupRule =
-            setup_rule
-                .parse()
-                .map_err(|err: crate::veletas::rules::ParseSetupRuleError| {
-                    PyValueError::new_err(err.to_string())
-                })?;
+        let setup_rule = parse_setup_rule(setup_rule)?;
         let lines = Lines::from_shooters_block(shooters_block);
         let position = position_from_fen(fen, setup_rule, lines)?;
         let mut state = DecisionState::with_swapped(position, swapped);

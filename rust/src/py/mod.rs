@@ -11,12 +11,13 @@ mod decision;
 mod error;
 mod legal_moves;
 mod moves;
+mod playouts;
 mod vector_env;
 
 use pyo3::prelude::*;
 
 /// The native half of the `veletas` package: `Board`, `Move`, `LegalMoves`,
-/// `DecisionState`, `VectorEnv` and the bots' search.
+/// `DecisionState`, `VectorEnv`, the batch playouts and the bots' search.
 #[pymodule(gil_used = false)]
 mod _veletas {
     use pyo3::prelude::*;
@@ -31,6 +32,8 @@ mod _veletas {
     use super::legal_moves::PyLegalMoves;
     #[pymodule_export]
     use super::moves::PyMove;
+    #[pymodule_export]
+    use super::playouts::run_playouts;
     #[pymodule_export]
     use super::vector_env::PyVectorEnv;
 

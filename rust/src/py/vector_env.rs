@@ -9,12 +9,12 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 use super::base;
-use super::board::Given;
+use super::board::{Given, parse_setup_rule};
 use super::decision::PyDecisionState;
-use super::error::{CoreError, IllegalMoveError, InvalidRulesError};
+use super::error::{CoreError, IllegalMoveError};
 use crate::game::Game;
 use crate::vector_env::{Observe, Outputs, VectorEnv};
-use crate::veletas::{DecisionState, Lines, Position, Rules, SetupRule};
+use crate::veletas::{DecisionState, Lines, Position, Rules};
 
 /// `num_envs` games of the same rules, stepped together.
 #[pyclass(name = "VectorEnv", module = "veletas._veletas")]
@@ -67,13 +67,7 @@ fn make_rules<'py>(
     kwargs.set_item("setup_rule", setup_rule)?;
     kwargs.set_item("shooters_block", shooters_block)?;
     let made = base::rules_type(py)?.call_method("make", (variant,), Some(&kwargs))?;
-    let setup_rule: SetupRule = made
-        .getattr("setup_rule")?
-        .extract::<String>()?
-        .parse()
-        .map_err(|err: crate::veletas::rules::ParseSetupRuleError| {
-            InvalidRulesError::new_err(err.to_string())
-        })?;
+    let setup_rule = parse_setup_rule(&made.getattr("setup_rule")?.extract::<String>()?)?;
     let lines = Lines::from_shooters_block(made.getattr("shooters_block")?.extract()?);
     let rules = Rules::new(
         made.getattr("size")?.extract()?,

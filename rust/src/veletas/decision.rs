@@ -17,7 +17,7 @@ use super::bitboard::Bitboard;
 use super::lines;
 use super::moves::Move;
 use super::position::{Phase, Position};
-use super::square::{STRIDE, Square};
+use super::square::{MAX_SIZE, STRIDE, Square};
 
 pub use crate::game::Action;
 use crate::game::{ActionSet, Game};
@@ -53,6 +53,18 @@ impl Actions {
             squares: Bitboard::EMPTY,
             pass: false,
             swap: false,
+            size,
+        }
+    }
+
+    /// The actions `squares`, plus `PASS` and `SWAP` where flagged, on an
+    /// N x N board.
+    #[inline]
+    pub const fn new(squares: Bitboard, pass: bool, swap: bool, size: u32) -> Actions {
+        Actions {
+            squares,
+            pass,
+            swap,
             size,
         }
     }
@@ -94,7 +106,7 @@ impl Actions {
     }
 
     /// The `k`-th action in ascending id order, if `k < len()`.
-    #[inline]
+    #[inline(always)]
     pub fn nth(&self, k: u32) -> Option<Action> {
         let squares = self.squares.count();
         if k < squares {
@@ -133,19 +145,74 @@ impl Actions {
 /// The action id of `square` on an N x N board.
 #[inline]
 pub const fn square_id(square: Square, size: u32) -> Action {
-    let index = square.index() as u32;
-    ((index / STRIDE) * size + index % STRIDE) as Action
+    SQUARE_IDS[size as usize][square.index()] as Action
 }
+
+/// `SQUARE_IDS[N][index]`: the action id `rank * N + file` of the square with
+/// bitboard index `index` (a table: every random action goes through it).
+static SQUARE_IDS: [[u8; (MAX_SIZE * STRIDE) as usize]; MAX_SIZE as usize + 1] = {
+    let mut table = [[0; (MAX_SIZE * STRIDE) as usize]; MAX_SIZE as usize + 1];
+    let mut size = 0;
+    while size <= MAX_SIZE {
+        let mut index = 0;
+        while index < MAX_SIZE * STRIDE {
+            table[size as usize][index as usize] = ((index / STRIDE) * size + index % STRIDE) as u8;
+            index += 1;
+        }
+        size += 1;
+    }
+    table
+};
 
 /// The square of action id `action` on an N x N board, if it is a square id.
 #[inline]
 pub const fn id_square(action: Action, size: u32) -> Option<Square> {
-    let action = action as u32;
-    if action < size * size {
-        Square::new(action % size, action / size)
+    let action = action as usize;
+    if action < (size * size) as usize {
+        Some(ID_SQUARES[size as usize][action])
     } else {
         None
     }
+}
+
+/// `ID_SQUARES[N][id]`: the square of a square id on an N x N board (a table,
+/// since dividing by a variable N is slow in the playouts' inner loop).
+static ID_SQUARES: [[Square; (MAX_SIZE * MAX_SIZE) as usize]; MAX_SIZE as usize + 1] = {
+    let mut table = [[Square::A1; (MAX_SIZE * MAX_SIZE) as usize]; MAX_SIZE as usize + 1];
+    let mut size = 1;
+    while size <= MAX_SIZE {
+        let mut id = 0;
+        while id < size * size {
+            table[size as usize][id as usize] = match Square::new(id % size, id / size) {
+                Some(square) => square,
+                None => unreachable!(),
+            };
+            id += 1;
+        }
+        size += 1;
+    }
+    table
+};
+
+/// The unclaimed shooters that can move: those with a non-empty reach.
+fn movable_shooters(pos: &Position) -> Bitboard {
+    let empty = pos.empty();
+    let blockers = pos.blockers();
+    // A shooter next to an empty square can move; only the others need their
+    // lines walked.
+    let hemmed = pos.shooters() - empty.king_fill();
+    let mut movable = pos.shooters() - hemmed;
+    for sq in hemmed {
+        if lines::reach(sq, blockers, empty).any() {
+            movable.add(sq);
+        }
+    }
+    movable
+}
+
+/// Whether `pos` is in play and every unclaimed shooter can move.
+fn all_free(pos: &Position) -> bool {
+    pos.phase() == Phase::Play && movable_shooters(pos) == pos.shooters()
 }
 
 /// An action that is not legal at the current decision.
@@ -196,21 +263,27 @@ pub struct DecisionState {
     position: Position,
     stage: Stage,
     swapped: bool,
+    /// Whether the position is in play with every unclaimed shooter free to
+    /// move (its reach non-empty), so that the first decision offers them
+    /// all. A function of the position: true after every play turn, whose
+    /// claims take the trapped shooters; checked when play begins.
+    all_free: bool,
 }
 
 impl DecisionState {
     /// The first decision of the turn of `position`, before any swap.
-    pub const fn new(position: Position) -> DecisionState {
+    pub fn new(position: Position) -> DecisionState {
         DecisionState::with_swapped(position, false)
     }
 
     /// The first decision of the turn of `position`, where `swapped` says
     /// whether the pie swap was played on the way to it.
-    pub const fn with_swapped(position: Position, swapped: bool) -> DecisionState {
+    pub fn with_swapped(position: Position, swapped: bool) -> DecisionState {
         DecisionState {
             position,
             stage: Stage::Start,
             swapped,
+            all_free: all_free(&position),
         }
     }
 
@@ -254,27 +327,33 @@ impl DecisionState {
     pub fn legal_actions(&self) -> Actions {
         let pos = &self.position;
         let mut actions = Actions::none(self.size());
-        if pos.winner().is_some() {
-            return actions;
-        }
-        match (pos.phase(), self.stage) {
-            (Phase::Setup, _) => actions.squares = pos.placements(),
-            (Phase::Pie, _) => {
-                actions.squares = pos.placements();
-                actions.swap = true;
+        // Past the first decision of a turn, the game is known to go on.
+        match self.stage {
+            Stage::Start => {
+                if pos.winner().is_some() {
+                    return actions;
+                }
+                match pos.phase() {
+                    Phase::Setup => actions.squares = pos.placements(),
+                    Phase::Pie => {
+                        actions.squares = pos.placements();
+                        actions.swap = true;
+                    }
+                    Phase::Play => {
+                        actions.squares = if self.all_free {
+                            pos.shooters()
+                        } else {
+                            movable_shooters(pos)
+                        };
+                        actions.pass = actions.squares.any();
+                    }
+                }
             }
-            (Phase::Play, Stage::Start) => {
-                actions.squares = self.movable_shooters();
-                actions.pass = actions.squares.any();
-            }
-            (Phase::Play, Stage::Destination { origin }) => actions.squares = pos.reach(origin),
-            (Phase::Play, Stage::Target { moved: None }) => actions.squares = self.all_targets(),
-            (
-                Phase::Play,
-                Stage::Target {
-                    moved: Some((origin, destination)),
-                },
-            ) => {
+            Stage::Destination { origin } => actions.squares = pos.reach(origin),
+            Stage::Target { moved: None } => actions.squares = self.all_targets(),
+            Stage::Target {
+                moved: Some((origin, destination)),
+            } => {
                 actions.squares = lines::reach(
                     destination,
                     pos.blockers().without(origin),
@@ -283,19 +362,6 @@ impl DecisionState {
             }
         }
         actions
-    }
-
-    /// The unclaimed shooters that can move: those with a non-empty reach.
-    fn movable_shooters(&self) -> Bitboard {
-        let pos = &self.position;
-        let empty = pos.empty();
-        let blockers = pos.blockers();
-        pos.shooters()
-            .iter()
-            .filter(|&sq| {
-                (lines::neighbours(sq) & empty).any() || lines::reach(sq, blockers, empty).any()
-            })
-            .collect()
     }
 
     /// Every square some unclaimed shooter reaches: the shots without a move.
@@ -326,34 +392,31 @@ impl DecisionState {
     /// Takes `action`, which must be legal (as from [`DecisionState::legal_actions`]).
     pub fn apply_unchecked(&mut self, action: Action) {
         let size = self.size();
-        let pass = (size * size) as Action;
-        match (self.position.phase(), self.stage) {
-            (Phase::Setup | Phase::Pie, _) => {
-                let m = if action == pass + 1 {
+        let square = || id_square(action, size).expect("a square id");
+        match self.stage {
+            Stage::Start if self.position.phase() != Phase::Play => {
+                let m = if u32::from(action) == size * size + 1 {
                     self.swapped = true;
                     Move::Swap
                 } else {
-                    let square = id_square(action, size).expect("a square id");
-                    self.position.next_placement(square)
+                    self.position.next_placement(square())
                 };
                 self.finish(m);
             }
-            (Phase::Play, Stage::Start) => {
-                self.stage = if action == pass {
+            Stage::Start => {
+                self.stage = if u32::from(action) == size * size {
                     Stage::Target { moved: None }
                 } else {
-                    let origin = id_square(action, size).expect("a square id");
-                    Stage::Destination { origin }
+                    Stage::Destination { origin: square() }
                 };
             }
-            (Phase::Play, Stage::Destination { origin }) => {
-                let destination = id_square(action, size).expect("a square id");
+            Stage::Destination { origin } => {
                 self.stage = Stage::Target {
-                    moved: Some((origin, destination)),
+                    moved: Some((origin, square())),
                 };
             }
-            (Phase::Play, Stage::Target { moved }) => {
-                let target = id_square(action, size).expect("a square id");
+            Stage::Target { moved } => {
+                let target = square();
                 let m = match moved {
                     None => Move::Stone(target),
                     Some((origin, destination)) => Move::Shot {
@@ -393,8 +456,12 @@ impl DecisionState {
     }
 
     fn finish(&mut self, m: Move) {
+        let was_play = self.position.phase() == Phase::Play;
         self.position.play_unchecked(m);
         self.stage = Stage::Start;
+        // A play turn's claims leave every unclaimed shooter free; the setup
+        // stone that starts play needs a look (`shooters_block` can trap).
+        self.all_free = was_play || all_free(&self.position);
     }
 
     /// The actions that play `m` from the start of the current turn, in order.
@@ -427,7 +494,7 @@ impl ActionSet for Actions {
         Actions::len(self)
     }
 
-    #[inline]
+    #[inline(always)]
     fn nth(&self, k: u32) -> Option<Action> {
         Actions::nth(self, k)
     }

@@ -15,8 +15,7 @@ const DOWN: [i32; 4] = [
     -1,
 ];
 
-/// Table rows: one per bit index, plus unused rows up to 127 that stay empty
-/// (row 127 serves as the "no blocker" sentinel of the upward directions).
+/// Table rows: one per bit index, plus unused rows up to 127 that stay empty.
 const ROWS: usize = 128;
 
 /// The squares from `index` (excluded) to the edge of the 10x10 grid in the
@@ -87,8 +86,10 @@ static NEIGHBOURS: [Bitboard; ROWS] = {
 /// square in `blockers` (that square included) or at the edge of the 10x10
 /// grid. `from` itself is not included.
 ///
-/// Branch-free: 8 table lookups and a bit scan per direction, with a sentinel
-/// bit standing in for "no blocker".
+/// Branch-free: a ray that runs up the bit order keeps its bits up to its
+/// lowest blocker (`hit ^ (hit - 1)` masks them; all of them without a
+/// blocker); one that runs down loses the ray beyond its highest blocker, a
+/// second table lookup, with bit 0 standing in for "no blocker".
 ///
 /// # Examples
 ///
@@ -102,16 +103,17 @@ static NEIGHBOURS: [Bitboard; ROWS] = {
 /// assert!(!seen.contains("a4".parse().unwrap()));
 /// assert_eq!(seen.count(), 2 + 9 + 9);
 /// ```
-#[inline]
+#[inline(always)]
 pub fn lines(from: Square, blockers: Bitboard) -> Bitboard {
     let up = &RAYS_UP[from.index()];
     let down = &RAYS_DOWN[from.index()];
     let mut seen = 0;
     for dir in 0..4 {
         let ray = up[dir];
-        let first = ((ray & blockers.0) | 1 << 127).trailing_zeros() as usize;
-        seen |= ray ^ RAYS_UP[first][dir];
+        let hit = ray & blockers.0;
+        seen |= ray & (hit ^ hit.wrapping_sub(1));
         let ray = down[dir];
+        // Bit 0 stands in for "no blocker": the ray from a1 is empty.
         let first = ((ray & blockers.0) | 1).ilog2() as usize;
         seen |= ray ^ RAYS_DOWN[first][dir];
     }
@@ -138,7 +140,7 @@ pub fn lines_by_direction(from: Square, blockers: Bitboard) -> [[Bitboard; 4]; 2
 
 /// The empty squares reachable from `from`: [`lines`] stopped by `blockers`,
 /// keeping the squares in `empty`.
-#[inline]
+#[inline(always)]
 pub fn reach(from: Square, blockers: Bitboard, empty: Bitboard) -> Bitboard {
     lines(from, blockers) & empty
 }

@@ -27,6 +27,7 @@ mod movegen;
 pub mod moves;
 pub mod observation;
 pub mod perft;
+pub mod playout;
 pub mod position;
 pub mod rules;
 pub mod square;

@@ -555,8 +555,15 @@ impl Position {
     #[inline]
     fn end_turn(&mut self) {
         let empty = self.empty();
+        // A shooter next to an empty square is free; only the others, found
+        // for all shooters at once, need their lines walked.
+        let hemmed = self.shooters - empty.king_fill();
+        if hemmed.is_empty() {
+            self.set_turn(self.turn.other());
+            return;
+        }
         let blockers = self.blockers();
-        for square in self.shooters {
+        for square in hemmed {
             if claims::is_trapped(square, blockers, empty) {
                 let claimant = claims::claimant(square, self.stones, self.turn);
                 self.shooters.discard(square);

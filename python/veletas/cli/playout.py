@@ -1,0 +1,225 @@
+"""``veletas playout``: the main job. Play many random games, then summarise them.
+
+The games are played in ranges (chunks) of game indices, so that a progress
+bar can follow them and Ctrl-C stops between two ranges with every finished
+game kept. Ranges of one run fit together into exactly the games of one big
+run, wherever they were played: :func:`make_runner` picks who plays them
+(this machine's cores; another runner can be added beside it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Iterator
+from typing import Protocol
+
+from tqdm import tqdm
+
+from veletas.base import Color
+from veletas.cli import options
+from veletas.playouts import POLICIES, Estimate, PlayoutJob, Playouts
+
+DEFAULT_GAMES = 100_000
+"""The games of the default run."""
+
+CHUNK_SECONDS = 0.2
+"""The time a chunk of games should take: short enough for a lively progress
+bar and a quick stop on Ctrl-C, long enough to keep every core busy."""
+
+
+class Runner(Protocol):
+    """Plays ranges of a job's games."""
+
+    def describe(self, job: PlayoutJob) -> str:
+        """Where the games are played, for the summary."""
+        ...
+
+    def run(self, job: PlayoutJob, first_game: int, n_games: int) -> Playouts:
+        """Games ``first_game .. first_game + n_games - 1`` of ``job``."""
+        ...
+
+
+class LocalRunner:
+    """This machine: the native core on the job's threads."""
+
+    def describe(self, job: PlayoutJob) -> str:
+        if job.threads is not None:
+            threads = job.threads
+        elif hasattr(os, "sched_getaffinity"):
+            threads = len(os.sched_getaffinity(0))
+        else:
+            threads = os.cpu_count() or 1
+        return f"{threads} thread{'s' if threads > 1 else ''}"
+
+    def run(self, job: PlayoutJob, first_game: int, n_games: int) -> Playouts:
+        return job.run(first_game, n_games)
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "playout",
+        help="play many random games and summarise them (the main job)",
+        description=(
+            "Play random games (by default 100,000 of the standard game, on every core) "
+            "and print a summary: games per second, the win rates of Black, White and "
+            "the first player with 95% intervals, the swap rate, the game length and "
+            "the final claims. The same seed gives the same games on any number of "
+            "threads. Ctrl-C stops early and summarises the games already played."
+        ),
+    )
+    parser.add_argument(
+        "--games",
+        type=options.non_negative,
+        default=DEFAULT_GAMES,
+        help=f"how many games to play (default {DEFAULT_GAMES:,})",
+    )
+    parser.add_argument(
+        "--policy",
+        choices=POLICIES,
+        default="micro",
+        help=(
+            "micro: uniform at each decision (move or not, which shooter, where, which "
+            "target); uniform: uniform over the legal moves (default micro)"
+        ),
+    )
+    parser.add_argument(
+        "--seed", type=seed, default=0, help="the seed of the run, 0 to 2**64 - 1 (default 0)"
+    )
+    options.add_rules(parser)
+    parser.add_argument(
+        "--from",
+        dest="fen",
+        metavar="FEN",
+        help="start every game from this position (default: the start of the game)",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print the summary as JSON (the progress bar stays)"
+    )
+    add_runner_options(parser)
+    parser.set_defaults(handler=run)
+
+
+def add_runner_options(parser: argparse.ArgumentParser) -> None:
+    """The options that say where the games are played."""
+    group = parser.add_argument_group("where to play")
+    group.add_argument(
+        "--threads",
+        type=options.positive,
+        help="threads of this machine to play on (default: every core)",
+    )
+
+
+def make_runner(args: argparse.Namespace) -> Runner:
+    """The runner that :func:`add_runner_options` asked for."""
+    return LocalRunner()
+
+
+def seed(text: str) -> int:
+    """An argparse type: a seed, 0 to 2**64 - 1."""
+    value = int(text)
+    if not 0 <= value < 2**64:
+        raise argparse.ArgumentTypeError(f"must be in 0 .. 2**64 - 1, not {value}")
+    return value
+
+
+def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
+    job = PlayoutJob.make(
+        **options.rules_kwargs(args),
+        start=args.fen,
+        seed=args.seed,
+        threads=args.threads,
+        policy=args.policy,
+    )
+    runner = runner if runner is not None else make_runner(args)
+    clock = time.perf_counter()
+    games, interrupted = play(job, args.games, runner)
+    seconds = time.perf_counter() - clock
+    where = runner.describe(job)
+    if interrupted:
+        print(
+            f"veletas: interrupted: {len(games):,} of {args.games:,} games finished",
+            file=sys.stderr,
+        )
+    if args.json:
+        report = {
+            "requested": args.games,
+            "interrupted": interrupted,
+            "seconds": seconds,
+            "games_per_second": len(games) / seconds if seconds > 0 else None,
+            "where": where,
+            **games.summary(),
+        }
+        print(json.dumps(report, indent=2))
+    else:
+        print(table(games, seconds, where))
+    return 130 if interrupted else 0
+
+
+def play(job: PlayoutJob, n_games: int, runner: Runner) -> tuple[Playouts, bool]:
+    """All ``n_games`` games of ``job`` in chunks, with a progress bar on
+    stderr; Ctrl-C stops after the chunk being played. Returns the games
+    played and whether Ctrl-C stopped them."""
+    parts = [job.run(0, 0)]  # so that even no finished chunk concatenates
+    interrupted = False
+    with tqdm(
+        total=n_games, unit=" games", unit_scale=True, file=sys.stderr, disable=None, leave=False
+    ) as bar:
+        try:
+            for first_game, count in chunks(n_games):
+                parts.append(runner.run(job, first_game, count))
+                bar.update(count)
+        except KeyboardInterrupt:
+            interrupted = True
+    return Playouts.concatenate(parts), interrupted
+
+
+def chunks(n_games: int) -> Iterator[tuple[int, int]]:
+    """Ranges ``(first_game, count)`` covering ``0 .. n_games - 1``, sized so
+    that each takes about :data:`CHUNK_SECONDS` (measured as they go)."""
+    first, size = 0, 1024
+    while first < n_games:
+        count = min(size, n_games - first)
+        clock = time.perf_counter()
+        yield first, count  # the caller plays the chunk before asking for the next
+        elapsed = time.perf_counter() - clock
+        first += count
+        if elapsed > 0:
+            size = max(256, min(4 * size, int(count * CHUNK_SECONDS / elapsed)))
+
+
+def table(games: Playouts, seconds: float, where: str) -> str:
+    """The human summary of ``games``."""
+    rules = games.rules
+    n = len(games)
+    rate = f"{n / seconds:,.0f} games/s" if seconds > 0 else "-"
+    lines = [
+        f"games         {n:,} in {seconds:.2f} s on {where}: {rate}",
+        f"rules         {rules.variant} ({rules.size}x{rules.size}, {rules.shooters} shooters, "
+        f"{rules.setup_rule}{', shooters block' if rules.shooters_block else ''}), "
+        f"{games.policy} policy, seed {games.seed}",
+        f"start         {games.start}",
+        f"black wins    {_percent(games.win_rate(Color.BLACK))}",
+        f"white wins    {_percent(games.win_rate(Color.WHITE))}",
+        f"first player  {_percent(games.first_player_win_rate())}",
+        f"swaps         {_percent(games.swap_rate())}",
+    ]
+    if games.stuck():
+        lines.append(f"stuck         {games.stuck():,} games without a legal move")
+    quantiles = games.plies_quantiles()
+    spread = ", ".join(f"{q:.0%} {v:g}" for q, v in quantiles.items())
+    lines.append(f"plies         mean {games.mean_plies():.1f} (quantiles {spread})")
+    lines.append("final claims  black-white  games")
+    counts = sorted(games.claim_counts().items())
+    most = max((count for _, count in counts), default=1)
+    for (black, white), count in counts:
+        bar = "#" * max(1, round(30 * count / most))
+        lines.append(f"              {black}-{white}  {count:>12,}  {count / n:6.1%}  {bar}")
+    return "\n".join(lines)
+
+
+def _percent(estimate: Estimate) -> str:
+    return f"{estimate.rate:7.2%}  (95% CI {estimate.low:.2%} .. {estimate.high:.2%})"

@@ -1,0 +1,197 @@
+"""``veletas playout``: the summary table, JSON, options, errors and Ctrl-C."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+
+import pexpect
+import pytest
+import veletas
+from veletas.cli import main
+from veletas.cli import playout as playout_cli
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict:
+    assert main(["playout", "--json", *args]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_the_default_job_prints_the_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    # The default run with fewer games; its other defaults are the real ones.
+    assert main(["playout", "--games", "3000"]) == 0
+    out = capsys.readouterr().out
+    games = veletas.playouts(3000)
+    assert re.search(r"games\s+3,000 in [\d.]+ s on \d+ threads?: [\d,]+ games/s", out)
+    assert "standard (10x10, 7 shooters, perimeter), micro policy, seed 0" in out
+    for label, estimate in [
+        ("black wins", games.win_rate(veletas.BLACK)),
+        ("white wins", games.win_rate(veletas.WHITE)),
+        ("first player", games.first_player_win_rate()),
+        ("swaps", games.swap_rate()),
+    ]:
+        interval = f"(95% CI {estimate.low:.2%} .. {estimate.high:.2%})"
+        assert re.search(rf"{label}\s+{estimate.rate:.2%}\s+{re.escape(interval)}", out), label
+    assert f"mean {games.mean_plies():.1f}" in out
+    for (black, white), count in games.claim_counts().items():
+        assert re.search(rf"\s{black}-{white}\s+{count:,}\s", out)
+
+
+def test_the_default_run_is_100000_standard_games() -> None:
+    args = veletas.cli.build_parser().parse_args(["playout"])
+    assert (args.games, args.variant, args.policy, args.seed, args.threads) == (
+        100_000,
+        "standard",
+        "micro",
+        0,
+        None,
+    )
+
+
+def test_json_matches_the_library(capsys: pytest.CaptureFixture[str]) -> None:
+    report = run_json(capsys, "--games", "2000", "--variant", "small", "--seed", "9")
+    games = veletas.playouts(2000, variant="small", seed=9)
+    assert report["games"] == report["requested"] == 2000
+    assert report["interrupted"] is False
+    assert report["games_per_second"] > 0
+    expected = games.summary()
+    for key in ["black_wins", "white_wins", "first_player_wins", "swaps", "plies", "claims"]:
+        assert report[key] == json.loads(json.dumps(expected[key])), key
+
+
+def test_threads_do_not_change_the_games(capsys: pytest.CaptureFixture[str]) -> None:
+    one = run_json(capsys, "--games", "1500", "--threads", "1", "--seed", "3")
+    two = run_json(capsys, "--games", "1500", "--threads", "2", "--seed", "3")
+    assert one["where"] == "1 thread"
+    assert two["where"] == "2 threads"
+    assert {k: v for k, v in one.items() if k not in {"seconds", "games_per_second", "where"}} == {
+        k: v for k, v in two.items() if k not in {"seconds", "games_per_second", "where"}
+    }
+
+
+def test_rules_policy_and_start_options(capsys: pytest.CaptureFixture[str]) -> None:
+    report = run_json(
+        capsys,
+        "--games",
+        "300",
+        "--size",
+        "8",
+        "--shooters",
+        "5",
+        "--setup-rule",
+        "spacing",
+        "--shooters-block",
+        "--policy",
+        "uniform",
+    )
+    assert report["rules"] == {
+        "variant": "custom",
+        "size": 8,
+        "shooters": 5,
+        "setup_rule": "spacing",
+        "shooters_block": True,
+    }
+    assert report["policy"] == "uniform"
+    fen = "7/2x4/7/1s5/7/o1s2s1/7 b play 3"
+    report = run_json(capsys, "--games", "300", "--from", fen)
+    assert report["start"] == fen
+    assert report["swaps"]["rate"] == 0.0
+
+
+def test_chunks_cover_the_run_and_adapt() -> None:
+    ranges = list(playout_cli.chunks(5000))
+    assert ranges[0] == (0, 1024)
+    covered = [i for first, count in ranges for i in range(first, first + count)]
+    assert covered == list(range(5000))
+
+
+def test_another_runner_plugs_in(capsys: pytest.CaptureFixture[str]) -> None:
+    calls = []
+
+    class Recording(playout_cli.LocalRunner):
+        def describe(self, job: veletas.playouts.PlayoutJob) -> str:  # type: ignore[name-defined]
+            return "a recording runner"
+
+        def run(
+            self,
+            job: veletas.playouts.PlayoutJob,
+            first_game: int,
+            n_games: int,  # type: ignore[name-defined]
+        ) -> veletas.Playouts:
+            calls.append((first_game, n_games))
+            return job.run(first_game, n_games)
+
+    args = veletas.cli.build_parser().parse_args(
+        ["playout", "--games", "2000", "--variant", "small"]
+    )
+    assert playout_cli.run(args, runner=Recording()) == 0
+    assert "on a recording runner" in capsys.readouterr().out
+    assert sum(n for _, n in calls) == 2000
+    assert calls[0][0] == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--from", "7/7 b setup 3"], "'7/7 b setup 3'"),
+        (["--size", "11"], "11"),
+        (["--from", "7/7/7/7/7/7/7 b setup 3", "--size", "9"], "size 9"),
+    ],
+)
+def test_bad_input_is_an_error_that_names_it(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    assert main(["playout", "--games", "10", *args]) == 2
+    assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--games", "-1"], "must be 0 or more"),
+        (["--threads", "0"], "must be 1 or more"),
+        (["--seed", str(2**64)], "must be in 0 .. 2**64 - 1"),
+        (["--policy", "greedy"], "invalid choice"),
+    ],
+)
+def test_bad_options_are_refused(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["playout", *args])
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_help_explains_the_command(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["playout", "--help"])
+    out = capsys.readouterr().out
+    for option in ["--games", "--json", "--seed", "--threads", "--policy", "--from", "--variant"]:
+        assert option in out
+    assert "Ctrl-C" in out
+
+
+def test_ctrl_c_stops_and_reports_the_finished_games() -> None:
+    # A real terminal, so that the progress bar shows; Ctrl-C once it moves.
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "veletas.cli", "playout", "--games", "1000000000", "--threads", "1"],
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(24, 200),
+    )
+    child.expect(r"[1-9][0-9.]*k/1.00G")  # some games are done
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    output = child.before
+    assert child.exitstatus == 130, output
+    finished = re.search(r"interrupted: ([\d,]+) of 1,000,000,000 games finished", output)
+    assert finished, output
+    games = int(finished[1].replace(",", ""))
+    assert 0 < games < 1_000_000_000
+    assert re.search(rf"games\s+{finished[1]} in", output)
+    assert "black wins" in output
+    assert "Traceback" not in output
