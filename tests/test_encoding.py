@@ -466,3 +466,49 @@ def test_docs_examples() -> None:
     result = doctest.testfile(str(path), module_relative=False)
     assert result.attempted > 0
     assert result.failed == 0
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize(("setup_rule", "shooters_block"), RULE_OPTIONS)
+def test_random_agent_and_vector_env_play_the_playout_games(
+    variant: str, setup_rule: str, shooters_block: bool
+) -> None:
+    """The comparable drivers of docs/rl.md give exactly the games of
+    ``veletas.playouts(policy="micro")`` with the same seed."""
+    seed, n = 77, 4
+    rules = {"variant": variant, "setup_rule": setup_rule, "shooters_block": shooters_block}
+    games = veletas.playouts(2 * n, seed=seed, policy="micro", record=True, **rules)
+    # VectorEnv env k, episode e is playout game e * n + k.
+    env = veletas.VectorEnv(n, seed=seed, **rules)
+    env.reset()
+    episodes: dict[int, list[list[int]]] = {k: [[]] for k in range(n)}
+    while any(len(episodes[k]) <= 2 for k in range(n)):
+        actions = env.random_actions()
+        for k, action in enumerate(actions):
+            episodes[k][-1].append(int(action))
+        terminated = env.step(actions)[3]
+        for k in np.flatnonzero(terminated):
+            episodes[int(k)].append([])
+    for index in range(2 * n):
+        played = games.board(index)
+        replay = DecisionState(new_board(variant, setup_rule, shooters_block))
+        actions = []
+        for move in played.move_stack:
+            for action in replay.actions_of(move):
+                actions.append(action)
+                replay.apply(action)
+        episode, k = divmod(index, n)
+        assert episodes[k][episode] == actions, f"game {index}"
+        agent_board = random_game(seed, index, **rules)
+        assert agent_board.move_stack == played.move_stack, f"game {index}"
+        assert int(agent_board.winner) == games.winner[index]
+
+
+def test_random_agent_continues_playout_games_from_a_start() -> None:
+    start = Board(variant="small")
+    for text in ["*c3", "a1", "swap", "*e5"]:
+        start.push_str(text)
+    games = veletas.playouts(5, start=start, seed=9, record=True)
+    for index in range(5):
+        board = random_game(9, index, start=start)
+        assert board.move_stack[len(start.move_stack) :] == games.board(index).move_stack

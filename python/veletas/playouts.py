@@ -27,12 +27,15 @@ import operator
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
 from veletas.base import SETUP_RULES, VARIANTS, Color, Rules
 from veletas.errors import InvalidRulesError
+
+if TYPE_CHECKING:
+    from veletas.records import GameRecord
 
 __all__ = [
     "KIND_SHOOTER",
@@ -298,6 +301,45 @@ class Playouts:
         for move in moves:
             board.push(move)
         return board
+
+    def record(self, i: int) -> GameRecord:
+        """Game ``i`` as a game record (``record=True`` runs), for
+        :func:`veletas.records.write`; its tags name the run's seed and game
+        index, so the game can be played again.
+
+        >>> import veletas
+        >>> games = veletas.playouts(3, variant="small", seed=5, record=True)
+        >>> text = veletas.records.write([games.record(i) for i in range(3)])
+        >>> [r.board().fen() for r in veletas.records.read(text)] == [
+        ...     games.board(i).fen() for i in range(3)
+        ... ]
+        True
+
+        :raises ValueError: if the run has no records.
+        :raises IndexError: if there is no game ``i``.
+        """
+        from veletas.records import GameRecord
+
+        player = f"{self.policy} playout"
+        start = None if self.start == self._start_of_game() else self.start
+        return GameRecord.from_moves(
+            self.rules,
+            self.moves_of(i),
+            start=start,
+            black=player,
+            white=player,
+            swapped=bool(self.swapped[i]),
+            PlayoutSeed=str(self.seed),
+            PlayoutGame=str(self.first_game + i),
+        )
+
+    def _start_of_game(self) -> str:
+        """The position string of the empty board of these rules."""
+        return (
+            _backend_module(self.backend)
+            .Board(size=self.rules.size, shooters=self.rules.shooters)
+            .fen()
+        )
 
     def _rows(self, i: int) -> np.ndarray:
         if self.moves is None or self.offsets is None:
