@@ -335,11 +335,10 @@ class Playouts:
 
     def _start_of_game(self) -> str:
         """The position string of the empty board of these rules."""
-        return (
-            _backend_module(self.backend)
-            .Board(size=self.rules.size, shooters=self.rules.shooters)
-            .fen()
+        board = _backend_module(self.backend).Board(
+            size=self.rules.size, shooters=self.rules.shooters
         )
+        return str(board.fen())
 
     def _rows(self, i: int) -> np.ndarray:
         if self.moves is None or self.offsets is None:
