@@ -19,9 +19,11 @@ test-slow: ## Run the slow tests: long random games, the slow Hypothesis profile
 	VELETAS_HYPOTHESIS_PROFILE=slow $(PYTHON) -m pytest -m slow
 
 .PHONY: lint
-lint: ## ruff, rustfmt and clippy
+lint: ## ruff, mypy --strict and its stub check, rustfmt and clippy
 	ruff check python tests benches
 	ruff format --check python tests benches
+	$(PYTHON) -m mypy --strict python/veletas
+	$(PYTHON) -m mypy.stubtest veletas._veletas --allowlist .mypy-stubtest-allowlist
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy --workspace --all-targets --features python -- -D warnings
