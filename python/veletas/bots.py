@@ -24,6 +24,7 @@ import dataclasses
 import math
 import numbers
 import time
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from veletas import _veletas, reference
@@ -87,7 +88,31 @@ def _move(board: Any, text: str | None) -> Any:
     return move_type.parse(text)
 
 
-class RandomBot:
+class _OnePlyBot:
+    """A bot whose native engine picks the move from one stream draw per move:
+    game ``seed``'s stream, advanced by the moves this bot has chosen."""
+
+    _engine: Callable[[str, str, bool, int, int], str | None]
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = _check_seed(seed)
+        self._moves = 0
+
+    def choose(self, board: Any) -> Any:
+        """The bot's move for the player to act on ``board``.
+
+        :raises ValueError: if the game is over.
+        """
+        fen, setup_rule, shooters_block, _ = _position(board)
+        text = type(self)._engine(fen, setup_rule, shooters_block, self.seed, self._moves)
+        self._moves += 1
+        return _move(board, text)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.seed})"
+
+
+class RandomBot(_OnePlyBot):
     """Plays a uniformly random legal move, from the stream of ``seed``.
 
     >>> import veletas
@@ -96,25 +121,10 @@ class RandomBot:
     True
     """
 
-    def __init__(self, seed: int = 0) -> None:
-        self.seed = _check_seed(seed)
-        self._moves = 0
-
-    def choose(self, board: Any) -> Any:
-        """A uniformly random legal move of ``board``.
-
-        :raises ValueError: if the game is over.
-        """
-        fen, setup_rule, shooters_block, _ = _position(board)
-        text = _veletas.random_move(fen, setup_rule, shooters_block, self.seed, self._moves)
-        self._moves += 1
-        return _move(board, text)
-
-    def __repr__(self) -> str:
-        return f"RandomBot({self.seed})"
+    _engine = staticmethod(_veletas.random_move)
 
 
-class GreedyBot:
+class GreedyBot(_OnePlyBot):
     """Looks one move ahead: takes a winning move if there is one, else the
     move that wins the most claims net of the claims it hands over to the
     opponent; ties (most moves, most of the time) are broken at random from
@@ -127,22 +137,7 @@ class GreedyBot:
     <Color.BLACK: 0>
     """
 
-    def __init__(self, seed: int = 0) -> None:
-        self.seed = _check_seed(seed)
-        self._moves = 0
-
-    def choose(self, board: Any) -> Any:
-        """The greedy move of ``board``.
-
-        :raises ValueError: if the game is over.
-        """
-        fen, setup_rule, shooters_block, _ = _position(board)
-        text = _veletas.greedy_move(fen, setup_rule, shooters_block, self.seed, self._moves)
-        self._moves += 1
-        return _move(board, text)
-
-    def __repr__(self) -> str:
-        return f"GreedyBot({self.seed})"
+    _engine = staticmethod(_veletas.greedy_move)
 
 
 class MctsBot:
