@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 import veletas
 import veletas.distributed
-from ray_cluster import RayCluster, WorkerKiller
+from ray_cluster import RayCluster, WorkerKiller, free_ports
 from veletas.cli import main
 
 ray = pytest.importorskip("ray")
@@ -221,3 +221,13 @@ def test_without_an_address_a_local_runtime_plays(capsys: pytest.CaptureFixture[
     assert not ray.is_initialized()  # started for the run, stopped after it
     games = veletas.playouts(5000, variant="small", seed=6)
     assert report["claims"] == games.summary()["claims"]
+
+
+def test_an_address_where_nothing_answers_is_an_error(capsys: pytest.CaptureFixture[str]) -> None:
+    (port,) = free_ports(1)
+    address = f"127.0.0.1:{port}"
+    with pytest.raises(ConnectionError, match=f"no Ray cluster answers at '{address}'"):
+        veletas.distributed.playouts(10, address=address)
+    assert main(["playout", "--games", "10", "--ray", address]) == 2
+    assert f"no Ray cluster answers at '{address}'" in capsys.readouterr().err
+    assert not ray.is_initialized()

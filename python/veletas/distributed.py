@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import socket
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -63,9 +64,16 @@ CHUNKS_PER_CPU = 4
 this many chunks per CPU of the cluster, so that no CPU waits long for the
 last one."""
 
+PROBE_SECONDS = 10.0
+"""How long to wait for the head of a cluster to answer before giving up."""
+
 MAX_RETRIES = 3
 """How often Ray plays a chunk again after its worker or node died."""
 
+# Tasks handed to Ray at a time for each task slot: enough that no slot waits
+# for the next task while this process collects a result (which matters for
+# short chunks), few enough that Ctrl-C has little to cancel.
+_IN_FLIGHT_PER_SLOT = 8
 _REFRESH_SECONDS = 10.0  # how often a run looks again at the size of the cluster
 _TASK_NAME = "veletas playouts"  # the tasks' name in Ray, and their workers' process title
 
@@ -133,6 +141,7 @@ def playouts(
         not the cluster this process is connected to, or any argument that
         :func:`veletas.playouts` refuses (with its error types).
     :raises TypeError: for arguments of the wrong type.
+    :raises ConnectionError: if nothing answers at a ``HOST:PORT`` address.
     :raises ModuleNotFoundError: if Ray is not installed.
     """
     n_games = _count(n_games)
@@ -194,6 +203,8 @@ def connect(address: str | None = None) -> Iterator[str]:
 
     :raises ValueError: if this process is connected to another cluster
         than ``address``.
+    :raises ConnectionError: if nothing answers at a ``HOST:PORT`` address
+        (where Ray itself would wait for ever).
     :raises ModuleNotFoundError: if Ray is not installed.
     """
     _check_address(address)
@@ -207,6 +218,8 @@ def connect(address: str | None = None) -> Iterator[str]:
             )
         yield f"the Ray cluster at {connected} ({_size_of_cluster(ray)})"
         return
+    if address is not None:
+        _probe(address)
     ray.init(address="local" if address is None else address)
     try:
         if address is None:
@@ -234,8 +247,8 @@ def play_chunks(
 
     Each task plays one chunk of ``chunk_size`` games (None: chosen by
     :func:`chunk_size_for`) on ``job.threads`` threads (None: 1) and asks Ray
-    for as many CPUs. Tasks are handed to Ray a few per CPU at a time, the
-    earliest games first. ``progress(count)`` is called as each chunk
+    for as many CPUs. Tasks are handed to Ray eight per task slot at a time,
+    the earliest games first. ``progress(count)`` is called as each chunk
     finishes, in whatever order they finish.
 
     Closing the iterator before its end (``break``, an exception, Ctrl-C in
@@ -267,8 +280,7 @@ def play_chunks(
         while True:
             if time.monotonic() - refreshed > _REFRESH_SECONDS:
                 slots, refreshed = _slots(ray, cpus), time.monotonic()
-            # Two tasks per slot: one playing, one waiting to start at once.
-            while len(pending) < 2 * slots:
+            while len(pending) < _IN_FLIGHT_PER_SLOT * slots:
                 first = next(ranges, None)
                 if first is None:
                     break
@@ -345,6 +357,25 @@ def _slots(ray: Any, cpus: int) -> int:
             f"of the cluster has {max(sizes)}"
         )
     return max(1, sum(size // cpus for size in sizes))
+
+
+def _probe(address: str, timeout: float = PROBE_SECONDS) -> None:
+    """Refuse a ``HOST:PORT`` address where nothing listens (Ray would retry
+    for ever); other forms (``auto``, ``ray://...``) are left to Ray.
+
+    :raises ConnectionError: naming the address and the reason.
+    """
+    host, colon, port = address.rpartition(":")
+    if not colon or not port.isdigit() or "/" in host or not host:
+        return
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            pass
+    except OSError as error:
+        raise ConnectionError(
+            f"no Ray cluster answers at {address!r} ({error}); "
+            "start one there with 'ray start --head'"
+        ) from error
 
 
 def _size_of_cluster(ray: Any) -> str:

@@ -212,7 +212,11 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
             print(f"veletas: error: {error}", file=sys.stderr)
             return 2
     clock = time.perf_counter()
-    games, interrupted = play(job, args.games, runner)
+    try:
+        games, interrupted = play(job, args.games, runner)
+    except ConnectionError as error:
+        print(f"veletas: error: {error}", file=sys.stderr)
+        return 2
     seconds = time.perf_counter() - clock
     where = runner.describe(job)
     if interrupted:
