@@ -12,13 +12,13 @@ import time
 from collections.abc import Iterator
 
 import numpy as np
+import pexpect
 import pytest
+import ray
 import veletas
 import veletas.distributed
 from ray_cluster import RayCluster, WorkerKiller, free_ports
 from veletas.cli import main
-
-ray = pytest.importorskip("ray")
 
 ARRAYS = ["winner", "swapped", "plies", "claims", "moves", "offsets"]
 
@@ -106,7 +106,6 @@ def test_the_command_line_plays_on_the_cluster(
 
 
 def test_ctrl_c_cancels_the_chunks_and_keeps_the_finished_ones(cluster: RayCluster) -> None:
-    pexpect = pytest.importorskip("pexpect")
     child = pexpect.spawn(
         sys.executable,
         ["-m", "veletas.cli", "playout", "--ray", cluster.address, "--games", "1000000000"],
