@@ -171,8 +171,8 @@ def add_runner_options(parser: argparse.ArgumentParser) -> None:
         "--chunk-size",
         type=options.positive,
         metavar="GAMES",
-        help="with --ray, the games of one Ray task (default: about 2 s of work, "
-        "at least 4 tasks per CPU)",
+        help="with --ray, the games of one Ray task (default: at most about 2 s of "
+        "work, and 4 tasks per CPU for shorter runs)",
     )
 
 
