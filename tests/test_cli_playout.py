@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Callable, Iterator
 
 import pexpect
 import pytest
 import veletas
 from veletas.cli import main
 from veletas.cli import playout as playout_cli
+from veletas.playouts import PlayoutJob
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict:
@@ -110,17 +112,15 @@ def test_another_runner_plugs_in(capsys: pytest.CaptureFixture[str]) -> None:
     calls = []
 
     class Recording(playout_cli.LocalRunner):
-        def describe(self, job: veletas.playouts.PlayoutJob) -> str:  # type: ignore[name-defined]
+        def describe(self, job: PlayoutJob) -> str:
             return "a recording runner"
 
-        def run(
-            self,
-            job: veletas.playouts.PlayoutJob,
-            first_game: int,
-            n_games: int,  # type: ignore[name-defined]
-        ) -> veletas.Playouts:
-            calls.append((first_game, n_games))
-            return job.run(first_game, n_games)
+        def play(
+            self, job: PlayoutJob, n_games: int, progress: Callable[[int], object]
+        ) -> Iterator[veletas.Playouts]:
+            for part in super().play(job, n_games, progress):
+                calls.append((part.first_game, len(part)))
+                yield part
 
     args = veletas.cli.build_parser().parse_args(
         ["playout", "--games", "2000", "--variant", "small"]

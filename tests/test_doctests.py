@@ -14,6 +14,7 @@ MODULES = [
     "veletas.bots",
     "veletas.records",
     "veletas.playouts",
+    "veletas.distributed",
     "veletas.reference",
     "veletas.reference.board",
     "veletas.reference.claims",

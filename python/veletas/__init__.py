@@ -48,7 +48,7 @@ else:
         f"unknown VELETAS_IMPLEMENTATION {IMPLEMENTATION!r}: expected 'rust' or 'python'"
     )
 
-from veletas import bots, records, svg  # noqa: E402  (they use Board and Move)
+from veletas import bots, distributed, records, svg  # noqa: E402  (they use Board and Move)
 from veletas._veletas import VectorEnv  # noqa: E402
 from veletas.bots import GreedyBot, MctsBot, RandomBot  # noqa: E402
 
@@ -75,6 +75,7 @@ __all__ = [
     "VectorEnv",
     "VeletasError",
     "bots",
+    "distributed",
     "playouts",
     "records",
     "svg",

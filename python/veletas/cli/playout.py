@@ -1,10 +1,10 @@
 """``veletas playout``: the main job. Play many random games, then summarise them.
 
 The games are played in ranges (chunks) of game indices, so that a progress
-bar can follow them and Ctrl-C stops between two ranges with every finished
-game kept. Ranges of one run fit together into exactly the games of one big
-run, wherever they were played: :func:`make_runner` picks who plays them
-(this machine's cores; another runner can be added beside it).
+bar can follow them and Ctrl-C stops with every finished range kept. Ranges of
+one run fit together into exactly the games of one big run, wherever they
+were played: :func:`make_runner` picks who plays them, this machine's cores
+(:class:`LocalRunner`) or a Ray cluster (:class:`RayRunner`, ``--ray``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Protocol
 
 from tqdm import tqdm
@@ -26,25 +26,33 @@ from veletas.playouts import POLICIES, Estimate, PlayoutJob, Playouts
 DEFAULT_GAMES = 100_000
 """The games of the default run."""
 
+LOCAL_RAY = ""
+"""The value of ``--ray`` given without an address: a local Ray runtime."""
+
 CHUNK_SECONDS = 0.2
 """The time a chunk of games should take: short enough for a lively progress
 bar and a quick stop on Ctrl-C, long enough to keep every core busy."""
 
 
 class Runner(Protocol):
-    """Plays ranges of a job's games."""
+    """Plays a job's games, in consecutive ranges."""
 
     def describe(self, job: PlayoutJob) -> str:
-        """Where the games are played, for the summary."""
+        """Where the games were played, for the summary (asked after :meth:`play`)."""
         ...
 
-    def run(self, job: PlayoutJob, first_game: int, n_games: int) -> Playouts:
-        """Games ``first_game .. first_game + n_games - 1`` of ``job``."""
+    def play(
+        self, job: PlayoutJob, n_games: int, progress: Callable[[int], object]
+    ) -> Iterator[Playouts]:
+        """Games ``0 .. n_games - 1`` of ``job`` as consecutive ranges, in
+        order, calling ``progress(count)`` as ``count`` more games finish.
+        Closing the iterator early (Ctrl-C) stops the games under way."""
         ...
 
 
 class LocalRunner:
-    """This machine: the native core on the job's threads."""
+    """This machine: the native core on the job's threads, one chunk after
+    the other (:func:`chunks`)."""
 
     def describe(self, job: PlayoutJob) -> str:
         if job.threads is not None:
@@ -55,8 +63,40 @@ class LocalRunner:
             threads = os.cpu_count() or 1
         return f"{threads} thread{'s' if threads > 1 else ''}"
 
-    def run(self, job: PlayoutJob, first_game: int, n_games: int) -> Playouts:
-        return job.run(first_game, n_games)
+    def play(
+        self, job: PlayoutJob, n_games: int, progress: Callable[[int], object]
+    ) -> Iterator[Playouts]:
+        for first_game, count in chunks(n_games):
+            part = job.run(first_game, count)
+            progress(count)
+            yield part
+
+
+class RayRunner:
+    """A Ray cluster (:mod:`veletas.distributed`): chunks of games as Ray
+    tasks, ``job.threads`` CPUs each (default 1)."""
+
+    def __init__(self, address: str | None = None, chunk_size: int | None = None) -> None:
+        from veletas import distributed
+
+        distributed.require_ray()  # a missing extra is an error before any game
+        self.address = address
+        self.chunk_size = chunk_size
+        self.where = "Ray" if address is None else f"the Ray cluster at {address}"
+
+    def describe(self, job: PlayoutJob) -> str:
+        return self.where
+
+    def play(
+        self, job: PlayoutJob, n_games: int, progress: Callable[[int], object]
+    ) -> Iterator[Playouts]:
+        from veletas import distributed
+
+        with distributed.connect(self.address) as where:
+            self.where = where
+            yield from distributed.play_chunks(
+                job, n_games, chunk_size=self.chunk_size, progress=progress
+            )
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -68,7 +108,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "and print a summary: games per second, the win rates of Black, White and "
             "the first player with 95% intervals, the swap rate, the game length and "
             "the final claims. The same seed gives the same games on any number of "
-            "threads. Ctrl-C stops early and summarises the games already played."
+            "threads, or on a Ray cluster (--ray). Ctrl-C stops early and summarises "
+            "the games already played."
         ),
     )
     parser.add_argument(
@@ -109,13 +150,40 @@ def add_runner_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--threads",
         type=options.positive,
-        help="threads of this machine to play on (default: every core)",
+        help=(
+            "threads of this machine to play on (default: every core); with --ray, "
+            "the threads and CPUs of each Ray task (default 1)"
+        ),
+    )
+    group.add_argument(
+        "--ray",
+        nargs="?",
+        const=LOCAL_RAY,
+        metavar="ADDRESS",
+        help=(
+            "play on a Ray cluster: the one whose head is at ADDRESS (HOST:PORT, as "
+            "given by 'ray start --head'), or a local Ray runtime started for the run "
+            "without ADDRESS; the games are the same as on this machine "
+            '(needs pip install "veletas[ray]")'
+        ),
+    )
+    group.add_argument(
+        "--chunk-size",
+        type=options.positive,
+        metavar="GAMES",
+        help="with --ray, the games of one Ray task (default: at most about 2 s of "
+        "work, and 4 tasks per CPU for shorter runs)",
     )
 
 
 def make_runner(args: argparse.Namespace) -> Runner:
-    """The runner that :func:`add_runner_options` asked for."""
-    return LocalRunner()
+    """The runner that :func:`add_runner_options` asked for.
+
+    :raises ModuleNotFoundError: for ``--ray`` without Ray installed.
+    """
+    if args.ray is None:
+        return LocalRunner()
+    return RayRunner(None if args.ray == LOCAL_RAY else args.ray, args.chunk_size)
 
 
 def seed(text: str) -> int:
@@ -127,6 +195,9 @@ def seed(text: str) -> int:
 
 
 def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
+    if args.chunk_size is not None and args.ray is None:
+        print("veletas: error: --chunk-size needs --ray", file=sys.stderr)
+        return 2
     job = PlayoutJob.make(
         **options.rules_kwargs(args),
         start=args.fen,
@@ -134,9 +205,18 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
         threads=args.threads,
         policy=args.policy,
     )
-    runner = runner if runner is not None else make_runner(args)
+    if runner is None:
+        try:
+            runner = make_runner(args)
+        except ModuleNotFoundError as error:
+            print(f"veletas: error: {error}", file=sys.stderr)
+            return 2
     clock = time.perf_counter()
-    games, interrupted = play(job, args.games, runner)
+    try:
+        games, interrupted = play(job, args.games, runner)
+    except ConnectionError as error:
+        print(f"veletas: error: {error}", file=sys.stderr)
+        return 2
     seconds = time.perf_counter() - clock
     where = runner.describe(job)
     if interrupted:
@@ -160,20 +240,25 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
 
 
 def play(job: PlayoutJob, n_games: int, runner: Runner) -> tuple[Playouts, bool]:
-    """All ``n_games`` games of ``job`` in chunks, with a progress bar on
-    stderr; Ctrl-C stops after the chunk being played. Returns the games
-    played and whether Ctrl-C stopped them."""
-    parts = [job.run(0, 0)]  # so that even no finished chunk concatenates
+    """All ``n_games`` games of ``job`` as ``runner`` plays them, with a
+    progress bar on stderr; Ctrl-C stops the runner and keeps the games of
+    the ranges finished before it. Returns the games played and whether
+    Ctrl-C stopped them."""
+    parts = [job.run(0, 0)]  # so that even no finished range concatenates
     interrupted = False
     with tqdm(
         total=n_games, unit=" games", unit_scale=True, file=sys.stderr, disable=None, leave=False
     ) as bar:
+        ranges = runner.play(job, n_games, bar.update)
         try:
-            for first_game, count in chunks(n_games):
-                parts.append(runner.run(job, first_game, count))
-                bar.update(count)
+            for part in ranges:
+                parts.append(part)
         except KeyboardInterrupt:
             interrupted = True
+        finally:
+            close = getattr(ranges, "close", None)
+            if close is not None:
+                close()  # stops the games under way (a generator's finally blocks)
     return Playouts.concatenate(parts), interrupted
 
 

@@ -1,0 +1,409 @@
+"""Playouts on a Ray cluster, with the same games as on one machine.
+
+:func:`playouts` takes the arguments of :func:`veletas.playouts` and returns
+the same :class:`~veletas.Playouts`, array for array: the run is cut into
+ranges of game indices (chunks), each played by a Ray task with the native
+runner (:meth:`~veletas.playouts.PlayoutJob.run`), and the ranges are put
+back together in order. Game ``i`` draws only from the random stream of
+``(seed, i)``, so where and when a chunk runs, how the run is cut, and how
+often a chunk is retried after a failure change nothing in the result.
+
+Ray is an extra (``pip install "veletas[ray]"``) imported only when a run
+starts: importing this module, or ``veletas``, does not import it.
+
+>>> import veletas.distributed
+>>> games = veletas.distributed.playouts(10_000, seed=3)  # doctest: +SKIP
+>>> (games.plies == veletas.playouts(10_000, seed=3).plies).all()  # doctest: +SKIP
+True
+
+Bad arguments raise before Ray is touched:
+
+>>> veletas.distributed.playouts(100, chunk_size=0)
+Traceback (most recent call last):
+...
+ValueError: chunk_size must be at least 1 (or None to choose one), not 0
+
+``docs/distributed.md`` has the cluster recipe and how the chunk size is chosen.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import socket
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from veletas.playouts import PlayoutJob, Playouts, _count, _integer
+
+__all__ = [
+    "CHUNKS_PER_CPU",
+    "CHUNK_SECONDS",
+    "MIN_CHUNK_SECONDS",
+    "chunk_size_for",
+    "connect",
+    "play_chunks",
+    "playouts",
+    "require_ray",
+]
+
+CHUNK_SECONDS = 2.0
+"""The longest a chunk should take on one CPU: long enough that Ray's cost of
+a task (about a millisecond) is lost in it, short enough that a lost worker
+costs little, the progress bar moves and the tasks spread evenly."""
+
+MIN_CHUNK_SECONDS = 0.05
+"""The shortest a chunk should take, so that a small run is not cut into
+tasks that cost Ray more than their games."""
+
+CHUNKS_PER_CPU = 4
+"""Runs too short for chunks of :data:`CHUNK_SECONDS` are cut into at least
+this many chunks per CPU of the cluster, so that no CPU waits long for the
+last one."""
+
+PROBE_SECONDS = 10.0
+"""How long to wait for the head of a cluster to answer before giving up."""
+
+MAX_RETRIES = 3
+"""How often Ray plays a chunk again after its worker or node died."""
+
+# Tasks handed to Ray at a time for each task slot: enough that no slot waits
+# for the next task while this process collects a result (which matters for
+# short chunks), few enough that Ctrl-C has little to cancel.
+_IN_FLIGHT_PER_SLOT = 8
+_REFRESH_SECONDS = 10.0  # how often a run looks again at the size of the cluster
+_TASK_NAME = "veletas playouts"  # the tasks' name in Ray, and their workers' process title
+
+
+def require_ray() -> Any:
+    """The ``ray`` module, imported now.
+
+    :raises ModuleNotFoundError: if Ray is not installed, saying how to get it.
+    """
+    try:
+        import ray
+    except ImportError as error:
+        raise ModuleNotFoundError(
+            'veletas.distributed needs Ray: pip install "veletas[ray]"', name="ray"
+        ) from error
+    return ray
+
+
+def playouts(
+    n_games: int,
+    *,
+    address: str | None = None,
+    chunk_size: int | None = None,
+    max_retries: int = MAX_RETRIES,
+    progress: bool | None = None,
+    variant: str = "standard",
+    size: int | None = None,
+    shooters: int | None = None,
+    setup_rule: str = "perimeter",
+    shooters_block: bool = False,
+    start: Any = None,
+    seed: int = 0,
+    threads: int | None = None,
+    policy: str = "micro",
+    record: bool = False,
+) -> Playouts:
+    """Play ``n_games`` random games on a Ray cluster: the games, arrays and
+    summary of :func:`veletas.playouts` with the same arguments.
+
+    ``address`` is where the cluster is: None starts a local Ray runtime for
+    the run (and stops it after); ``"HOST:PORT"`` joins the cluster whose head
+    was started there with ``ray start --head``; any other address
+    ``ray.init`` takes works too (``"auto"``: the ``RAY_ADDRESS`` environment
+    variable or the cluster last started on this machine; ``"ray://HOST:10001"``:
+    Ray Client). If this process has already called ``ray.init``, the run
+    uses that connection and leaves it open; ``address`` must then be None or
+    that cluster's address.
+
+    ``chunk_size`` is the number of games of one Ray task; None chooses it
+    (:func:`chunk_size_for`). ``threads`` is the threads of one task, and the
+    CPUs it asks Ray for (default 1: Ray runs one task on each CPU of the
+    cluster). ``max_retries`` is how often Ray plays a chunk again after its
+    worker process or node died (``-1``: without limit). ``progress`` shows a
+    progress bar of the finished games on stderr (None: when stderr is a
+    terminal). The other arguments are those of :func:`veletas.playouts`.
+
+    Every node of the cluster needs the same version of veletas installed:
+    the tasks play their games with the node's native core.
+
+    Ctrl-C (``KeyboardInterrupt``) cancels the chunks not yet played and
+    stops the workers playing them before it propagates.
+
+    :raises ValueError: for a ``chunk_size`` below 1, ``max_retries`` below
+        -1, ``threads`` beyond the CPUs of every node, an ``address`` that is
+        not the cluster this process is connected to, or any argument that
+        :func:`veletas.playouts` refuses (with its error types).
+    :raises TypeError: for arguments of the wrong type.
+    :raises ConnectionError: if nothing answers at a ``HOST:PORT`` address.
+    :raises ModuleNotFoundError: if Ray is not installed.
+    """
+    n_games = _count(n_games)
+    job = PlayoutJob.make(
+        variant=variant,
+        size=size,
+        shooters=shooters,
+        setup_rule=setup_rule,
+        shooters_block=shooters_block,
+        start=start,
+        seed=seed,
+        threads=threads,
+        policy=policy,
+        record=record,
+    )
+    chunk_size = _check_chunk_size(chunk_size)
+    max_retries = _check_max_retries(max_retries)
+    _check_address(address)
+    if progress is not None and not isinstance(progress, bool):
+        raise TypeError(f"progress must be a bool or None, not {progress!r}")
+    require_ray()
+
+    from tqdm import tqdm
+
+    parts = [job.run(0, 0)]  # the empty range: so that a run of no games concatenates
+    disable = None if progress is None else not progress
+    with (
+        connect(address),
+        tqdm(
+            total=n_games,
+            unit=" games",
+            unit_scale=True,
+            file=sys.stderr,
+            disable=disable,
+            leave=False,
+        ) as bar,
+    ):
+        parts.extend(
+            play_chunks(
+                job,
+                n_games,
+                chunk_size=chunk_size,
+                max_retries=max_retries,
+                progress=bar.update,
+            )
+        )
+    return Playouts.concatenate(parts)
+
+
+@contextmanager
+def connect(address: str | None = None) -> Iterator[str]:
+    """Connect to Ray for the ``with`` block; yields a description of where
+    the games run (for summaries).
+
+    Without a connection yet, ``address=None`` starts a local Ray runtime
+    and any other address joins that cluster; on leaving, the runtime is
+    stopped or the cluster left. With a connection made before (``ray.init``
+    called by the program), the block uses it and leaves it open.
+
+    :raises ValueError: if this process is connected to another cluster
+        than ``address``.
+    :raises ConnectionError: if nothing answers at a ``HOST:PORT`` address
+        (where Ray itself would wait for ever).
+    :raises ModuleNotFoundError: if Ray is not installed.
+    """
+    _check_address(address)
+    ray = require_ray()
+    if ray.is_initialized():
+        connected = ray.get_runtime_context().gcs_address
+        if address is not None and address not in (connected, "auto"):
+            raise ValueError(
+                f"ray is already connected to the cluster at {connected!r}, not {address!r}: "
+                "pass address=None to play on it, or call ray.shutdown() first"
+            )
+        yield f"the Ray cluster at {connected} ({_size_of_cluster(ray)})"
+        return
+    if address is not None:
+        _probe(address)
+    ray.init(address="local" if address is None else address)
+    try:
+        if address is None:
+            yield f"a local Ray runtime ({_size_of_cluster(ray)})"
+        else:
+            if address == "auto":
+                address = ray.get_runtime_context().gcs_address
+            yield f"the Ray cluster at {address} ({_size_of_cluster(ray)})"
+    finally:
+        ray.shutdown()
+
+
+def play_chunks(
+    job: PlayoutJob,
+    n_games: int,
+    *,
+    chunk_size: int | None = None,
+    max_retries: int = MAX_RETRIES,
+    progress: Callable[[int], object] | None = None,
+) -> Iterator[Playouts]:
+    """Games ``0 .. n_games - 1`` of ``job``, played as Ray tasks on the
+    cluster this process is connected to (:func:`connect`), yielded as
+    consecutive ranges in order: put together with
+    :meth:`Playouts.concatenate` they are ``job.run(0, n_games)``.
+
+    Each task plays one chunk of ``chunk_size`` games (None: chosen by
+    :func:`chunk_size_for`) on ``job.threads`` threads (None: 1) and asks Ray
+    for as many CPUs. Tasks are handed to Ray eight per task slot at a time,
+    the earliest games first. ``progress(count)`` is called as each chunk
+    finishes, in whatever order they finish.
+
+    Closing the iterator before its end (``break``, an exception, Ctrl-C in
+    the loop or while it waits) cancels the chunks not yet played and stops
+    the workers playing them; the ranges yielded until then stay valid.
+    """
+    ray = require_ray()
+    if n_games == 0:
+        return
+    cpus = job.threads if job.threads is not None else 1
+    job = dataclasses.replace(job, threads=cpus)
+    slots = _slots(ray, cpus)
+    if chunk_size is None:
+        chunk_size = chunk_size_for(n_games, slots, _seconds_per_game(job), threads=cpus)
+    task = ray.remote(
+        num_cpus=cpus,
+        max_retries=max_retries,
+        # Worker and node deaths are retried whatever this says. Of the errors
+        # the games themselves raise, only a lack of memory may pass on
+        # another try: the games are deterministic, anything else recurs.
+        retry_exceptions=[MemoryError],
+    )(_play_chunk)
+    ranges = iter(range(0, n_games, chunk_size))
+    pending: dict[Any, int] = {}  # object ref -> first game of its chunk
+    finished: dict[int, Playouts] = {}  # chunks played but not yet yielded
+    next_game = 0
+    refreshed = time.monotonic()
+    try:
+        while True:
+            if time.monotonic() - refreshed > _REFRESH_SECONDS:
+                slots, refreshed = _slots(ray, cpus), time.monotonic()
+            while len(pending) < _IN_FLIGHT_PER_SLOT * slots:
+                first = next(ranges, None)
+                if first is None:
+                    break
+                count = min(chunk_size, n_games - first)
+                name = f"{_TASK_NAME} {first}..{first + count - 1}"
+                pending[task.options(name=name).remote(job, first, count)] = first
+            if not pending:
+                break
+            (ready,), _ = ray.wait(list(pending), num_returns=1)
+            part = ray.get(ready)
+            finished[pending.pop(ready)] = part
+            if progress is not None:
+                progress(len(part))
+            while next_game in finished:
+                part = finished.pop(next_game)
+                next_game += len(part)
+                yield part
+    finally:
+        for ref in pending:
+            ray.cancel(ref, force=True)  # the native runner cannot be interrupted otherwise
+
+
+def chunk_size_for(n_games: int, slots: int, seconds_per_game: float, *, threads: int = 1) -> int:
+    """The default chunk size: games of :data:`CHUNK_SECONDS` on ``threads``
+    threads at most, and of :data:`MIN_CHUNK_SECONDS` at least; in between, a
+    run that short is cut into :data:`CHUNKS_PER_CPU` chunks per task slot
+    (``slots``: the tasks the cluster runs at once).
+
+    >>> chunk_size_for(10**8, slots=2, seconds_per_game=1e-5)  # long run: 2 s chunks
+    200000
+    >>> chunk_size_for(10**6, slots=2, seconds_per_game=1e-5)  # 4 chunks per slot
+    125000
+    >>> chunk_size_for(100, slots=2, seconds_per_game=1e-5)  # no chunk under 0.05 s
+    100
+    """
+    rate = threads / max(seconds_per_game, 1e-9)
+    longest = max(1, round(CHUNK_SECONDS * rate))
+    shortest = max(1, round(MIN_CHUNK_SECONDS * rate))
+    balanced = math.ceil(n_games / (CHUNKS_PER_CPU * max(slots, 1)))
+    return max(1, min(n_games, max(shortest, min(longest, balanced))))
+
+
+def _play_chunk(job: PlayoutJob, first_game: int, n_games: int) -> Playouts:
+    """The body of a Ray task: one chunk, with the worker's native core."""
+    return job.run(first_game, n_games)
+
+
+def _seconds_per_game(job: PlayoutJob) -> float:
+    """Time a sample of the run's own games on one thread of this machine:
+    whatever the rules, start or policy, the chunks then last about as long
+    as meant (on nodes about as fast as this one)."""
+    sample = dataclasses.replace(job, threads=1)
+    games = 64
+    while True:
+        clock = time.perf_counter()
+        sample.run(0, games)
+        elapsed = time.perf_counter() - clock
+        if elapsed >= 0.02 or games >= 65_536:
+            return elapsed / games
+        games *= 4
+
+
+def _slots(ray: Any, cpus: int) -> int:
+    """The tasks of ``cpus`` CPUs the cluster runs at once.
+
+    :raises ValueError: if no node has ``cpus`` CPUs (the tasks would wait
+        for ever).
+    """
+    nodes = [node for node in ray.nodes() if node.get("Alive")]
+    sizes = [int(node.get("Resources", {}).get("CPU", 0)) for node in nodes]
+    if sizes and max(sizes) < cpus:
+        raise ValueError(
+            f"threads={cpus} asks each task for {cpus} CPUs, but the largest node "
+            f"of the cluster has {max(sizes)}"
+        )
+    return max(1, sum(size // cpus for size in sizes))
+
+
+def _probe(address: str, timeout: float = PROBE_SECONDS) -> None:
+    """Refuse a ``HOST:PORT`` address where nothing listens (Ray would retry
+    for ever); other forms (``auto``, ``ray://...``) are left to Ray.
+
+    :raises ConnectionError: naming the address and the reason.
+    """
+    host, colon, port = address.rpartition(":")
+    if not colon or not port.isdigit() or "/" in host or not host:
+        return
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            pass
+    except OSError as error:
+        raise ConnectionError(
+            f"no Ray cluster answers at {address!r} ({error}); "
+            "start one there with 'ray start --head'"
+        ) from error
+
+
+def _size_of_cluster(ray: Any) -> str:
+    nodes = sum(1 for node in ray.nodes() if node.get("Alive"))
+    cpus = int(ray.cluster_resources().get("CPU", 0))
+    return f"{nodes} node{'s' if nodes != 1 else ''}, {cpus} CPU{'s' if cpus != 1 else ''}"
+
+
+def _check_chunk_size(chunk_size: object) -> int | None:
+    if chunk_size is None:
+        return None
+    value = _integer("chunk_size", chunk_size)
+    if value < 1:
+        raise ValueError(f"chunk_size must be at least 1 (or None to choose one), not {value!r}")
+    return value
+
+
+def _check_max_retries(max_retries: object) -> int:
+    value = _integer("max_retries", max_retries)
+    if value < -1:
+        raise ValueError(f"max_retries must be -1 (no limit) or more, not {value!r}")
+    return value
+
+
+def _check_address(address: object) -> None:
+    if address is not None and not isinstance(address, str):
+        raise TypeError(f"address must be a str or None, not {address!r}")
+    if isinstance(address, str) and not address.strip():
+        raise ValueError(
+            f"address must name a cluster (or be None for a local one), not {address!r}"
+        )
