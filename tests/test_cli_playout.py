@@ -6,6 +6,7 @@ import json
 import re
 import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pexpect
 import pytest
@@ -195,3 +196,15 @@ def test_ctrl_c_stops_and_reports_the_finished_games() -> None:
     assert re.search(rf"games\s+{finished[1]} in", output)
     assert "black wins" in output
     assert "Traceback" not in output
+
+
+def test_save_writes_the_games_as_records(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "games.txt"
+    args = ["playout", "--games", "30", "--variant", "small", "--seed", "4", "--save", str(path)]
+    assert main(args) == 0
+    assert "wrote 30 games" in capsys.readouterr().err
+    saved = veletas.records.read(path)
+    games = veletas.playouts(30, variant="small", seed=4, record=True)
+    assert [record.board().fen() for record in saved] == [games.board(i).fen() for i in range(30)]

@@ -140,6 +140,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--json", action="store_true", help="print the summary as JSON (the progress bar stays)"
     )
+    parser.add_argument(
+        "--save",
+        metavar="FILE",
+        help="also keep every game's moves and write the games to FILE as game records "
+        "(see 'veletas replay'); about 1 kB a game",
+    )
     add_runner_options(parser)
     parser.set_defaults(handler=run)
 
@@ -204,6 +210,7 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
         seed=args.seed,
         threads=args.threads,
         policy=args.policy,
+        record=args.save is not None,
     )
     if runner is None:
         try:
@@ -236,7 +243,21 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
         print(json.dumps(report, indent=2))
     else:
         print(table(games, seconds, where))
+    if args.save is not None:
+        save(games, args.save)
     return 130 if interrupted else 0
+
+
+def save(games: Playouts, path: str) -> None:
+    """Writes ``games`` (a recorded run) to ``path`` as game records."""
+    from veletas import records
+
+    game_records = (games.record(i) for i in range(len(games)))
+    with tqdm(
+        game_records, total=len(games), unit=" records", file=sys.stderr, disable=None, leave=False
+    ) as progress:
+        records.write(progress, path)
+    print(f"wrote {len(games):,} games to {path}", file=sys.stderr)
 
 
 def play(job: PlayoutJob, n_games: int, runner: Runner) -> tuple[Playouts, bool]:
