@@ -1,0 +1,361 @@
+//! The bit work of the micro playouts, in two implementations with identical
+//! results: [`Portable`] for any CPU, and [`Bmi2`] with the `pext`/`pdep`
+//! instructions, picked at run time by [`Bmi2::detect`].
+//!
+//! A playout spends most of its time on two things: the reach of a square
+//! (its 8 lines, each cut at the first blocker) and the `k`-th square of a
+//! set (the chosen action). Both are written against [`Bits`], so that one
+//! playout loop serves both implementations.
+
+use super::bitboard::Bitboard;
+use super::lines;
+use super::square::Square;
+
+/// The bit work a playout needs: reaches, counted and picked from.
+///
+/// Every implementation gives the same results; only the speed differs.
+pub trait Bits: Copy {
+    /// A reach in the implementation's own form.
+    type Reach: Copy;
+
+    /// The empty squares along the 8 lines of `from`, each line ending at its
+    /// first blocker: [`lines::reach`].
+    fn reach(self, from: Square, blockers: Bitboard, empty: Bitboard) -> Self::Reach;
+
+    /// Whether `reach` has no square.
+    fn is_empty(self, reach: Self::Reach) -> bool;
+
+    /// The number of squares of `reach`.
+    fn count(self, reach: Self::Reach) -> u32;
+
+    /// The `k`-th lowest square of `reach`, which has more than `k`.
+    fn nth(self, reach: Self::Reach, k: u32) -> Square;
+
+    /// `reach` as a set of squares.
+    fn squares(self, reach: Self::Reach) -> Bitboard;
+
+    /// The `k`-th lowest square of `set` ([`Bitboard::nth`]), which has more
+    /// than `k`.
+    fn nth_square(self, set: Bitboard, k: u32) -> Square;
+}
+
+/// Plain bitboard code: the line tables of [`lines`] and [`Bitboard::nth`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Portable;
+
+impl Bits for Portable {
+    type Reach = Bitboard;
+
+    #[inline(always)]
+    fn reach(self, from: Square, blockers: Bitboard, empty: Bitboard) -> Bitboard {
+        lines::reach(from, blockers, empty)
+    }
+
+    #[inline(always)]
+    fn is_empty(self, reach: Bitboard) -> bool {
+        reach.is_empty()
+    }
+
+    #[inline(always)]
+    fn count(self, reach: Bitboard) -> u32 {
+        reach.count()
+    }
+
+    #[inline(always)]
+    fn nth(self, reach: Bitboard, k: u32) -> Square {
+        self.nth_square(reach, k)
+    }
+
+    #[inline(always)]
+    fn squares(self, reach: Bitboard) -> Bitboard {
+        reach
+    }
+
+    #[inline(always)]
+    fn nth_square(self, set: Bitboard, k: u32) -> Square {
+        set.nth(k).expect("the set has more than k squares")
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+pub use x86::Bmi2;
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use core::arch::x86_64::{_pdep_u64, _pext_u64};
+
+    use super::{Bitboard, Bits, Square, lines};
+
+    /// The lines of one square, gathered into the low bits of a `u64`.
+    ///
+    /// `pext` with the square's line mask packs the squares of its 8 lines
+    /// (at most 35 of them) into the low bits of a word, in ascending order,
+    /// so that the reach is worked out on one word instead of two, and its
+    /// `k`-th square is the `k`-th bit, found by `pdep`.
+    #[derive(Clone, Copy, Debug)]
+    #[repr(align(64))]
+    struct Star {
+        /// The lines of the square on the empty 10x10 grid, low and high word.
+        mask: [u64; 2],
+        /// Bits of the low word of `mask`: where the high word's squares start.
+        split: u32,
+        /// Per line, its squares below the square and its squares above it,
+        /// packed.
+        below: [u64; 4],
+        above: [u64; 4],
+        /// The bitboard index of each packed bit.
+        squares: [u8; 36],
+    }
+
+    const EMPTY_STAR: Star = Star {
+        mask: [0; 2],
+        split: 0,
+        below: [0; 4],
+        above: [0; 4],
+        squares: [0; 36],
+    };
+
+    /// `pext` for the const tables.
+    const fn pack(bits: u128, mask: u128) -> u64 {
+        let (mut packed, mut out, mut index) = (0, 0, 0);
+        while index < 128 {
+            if mask >> index & 1 == 1 {
+                packed |= ((bits >> index & 1) as u64) << out;
+                out += 1;
+            }
+            index += 1;
+        }
+        packed
+    }
+
+    static STARS: [Star; lines::ROWS] = {
+        let mut stars = [EMPTY_STAR; lines::ROWS];
+        let mut index = 0;
+        while index < lines::ROWS {
+            let mut dir = 0;
+            let mut mask = 0;
+            while dir < 4 {
+                mask |= lines::RAYS_UP[index][dir] | lines::RAYS_DOWN[index][dir];
+                dir += 1;
+            }
+            let star = &mut stars[index];
+            star.mask = [mask as u64, (mask >> 64) as u64];
+            star.split = (mask as u64).count_ones();
+            let mut dir = 0;
+            while dir < 4 {
+                star.below[dir] = pack(lines::RAYS_DOWN[index][dir], mask);
+                star.above[dir] = pack(lines::RAYS_UP[index][dir], mask);
+                dir += 1;
+            }
+            let (mut bit, mut k) = (0, 0);
+            while bit < 128 {
+                if mask >> bit & 1 == 1 {
+                    star.squares[k] = bit as u8;
+                    k += 1;
+                }
+                bit += 1;
+            }
+            index += 1;
+        }
+        stars
+    };
+
+    /// `pext` and `pdep` (BMI2), for CPUs where they are fast.
+    ///
+    /// A value exists only on a CPU that has BMI2 and LZCNT ([`Bmi2::detect`]),
+    /// which is what makes its methods safe.
+    #[derive(Clone, Copy, Debug)]
+    pub struct Bmi2(());
+
+    impl Bmi2 {
+        /// `Some` on a CPU with BMI2 and LZCNT where `pext` and `pdep` are
+        /// fast: every Intel CPU that has them, AMD from Zen 3 on. (Zen 1
+        /// and 2 run them in microcode, many times slower than the portable
+        /// code.)
+        pub fn detect() -> Option<Bmi2> {
+            let has = std::arch::is_x86_feature_detected!("bmi2")
+                && std::arch::is_x86_feature_detected!("lzcnt");
+            (has && !slow_pdep()).then_some(Bmi2(()))
+        }
+
+        #[inline(always)]
+        #[expect(clippy::unused_self, reason = "the value proves BMI2")]
+        fn pext(self, word: u64, mask: u64) -> u64 {
+            // SAFETY: a `Bmi2` exists only where the CPU has BMI2.
+            unsafe { pext(word, mask) }
+        }
+
+        #[inline(always)]
+        #[expect(clippy::unused_self, reason = "the value proves BMI2")]
+        fn pdep(self, word: u64, mask: u64) -> u64 {
+            // SAFETY: a `Bmi2` exists only where the CPU has BMI2.
+            unsafe { pdep(word, mask) }
+        }
+
+        /// The position of the `k`-th set bit of `word`, which has more.
+        #[inline(always)]
+        fn select(self, word: u64, k: u32) -> u32 {
+            self.pdep(1 << k, word).trailing_zeros()
+        }
+    }
+
+    /// # Safety
+    ///
+    /// The CPU must have BMI2.
+    #[inline]
+    #[target_feature(enable = "bmi2")]
+    unsafe fn pext(word: u64, mask: u64) -> u64 {
+        _pext_u64(word, mask)
+    }
+
+    /// # Safety
+    ///
+    /// The CPU must have BMI2.
+    #[inline]
+    #[target_feature(enable = "bmi2")]
+    unsafe fn pdep(word: u64, mask: u64) -> u64 {
+        _pdep_u64(word, mask)
+    }
+
+    /// Whether this is an AMD (or Hygon) CPU before Zen 3, family 0x19.
+    fn slow_pdep() -> bool {
+        use core::arch::x86_64::__cpuid;
+        let vendor = __cpuid(0);
+        let name = [vendor.ebx, vendor.edx, vendor.ecx];
+        let amd = name == [0x6874_7541, 0x6974_6e65, 0x444d_4163] // "AuthenticAMD"
+            || name == [0x6f67_7948, 0x6e65_476e, 0x656e_6975]; // "HygonGenuine"
+        let signature = __cpuid(1).eax;
+        let base = (signature >> 8) & 0xF;
+        let family = if base == 0xF {
+            base + ((signature >> 20) & 0xFF)
+        } else {
+            base
+        };
+        amd && family < 0x19
+    }
+
+    /// A reach: the packed squares of the lines of `from`.
+    #[derive(Clone, Copy, Debug)]
+    pub struct PackedReach {
+        bits: u64,
+        star: &'static Star,
+    }
+
+    impl Bits for Bmi2 {
+        type Reach = PackedReach;
+
+        /// Per line (two opposite rays), the squares from the highest
+        /// blocker below `from` to the lowest one above it: `above ^ (above -
+        /// highest)` sets exactly the bits in between (bit 0 stands in for
+        /// "no blocker below"), and the line's mask keeps its own.
+        #[inline(always)]
+        fn reach(self, from: Square, blockers: Bitboard, empty: Bitboard) -> PackedReach {
+            let star = &STARS[from.index()];
+            let pack = |set: Bitboard| {
+                let [low, high] = star.mask;
+                self.pext(set.0 as u64, low) | self.pext((set.0 >> 64) as u64, high) << star.split
+            };
+            let blockers = pack(blockers);
+            let mut seen = 0;
+            for dir in 0..4 {
+                let (below, above) = (star.below[dir], star.above[dir]);
+                let highest = 1 << (below & blockers | 1).ilog2();
+                let hit = above & blockers;
+                seen |= (below | above) & (hit ^ hit.wrapping_sub(highest));
+            }
+            PackedReach {
+                bits: seen & pack(empty),
+                star,
+            }
+        }
+
+        #[inline(always)]
+        fn is_empty(self, reach: PackedReach) -> bool {
+            reach.bits == 0
+        }
+
+        #[inline(always)]
+        fn count(self, reach: PackedReach) -> u32 {
+            reach.bits.count_ones()
+        }
+
+        #[inline(always)]
+        fn nth(self, reach: PackedReach, k: u32) -> Square {
+            let bit = self.select(reach.bits, k);
+            Square::from_index_unchecked(u32::from(reach.star.squares[bit as usize]))
+        }
+
+        #[inline(always)]
+        fn squares(self, reach: PackedReach) -> Bitboard {
+            let [low, high] = reach.star.mask;
+            let low = self.pdep(reach.bits, low);
+            let high = self.pdep(reach.bits >> reach.star.split, high);
+            Bitboard(u128::from(high) << 64 | u128::from(low))
+        }
+
+        #[inline(always)]
+        fn nth_square(self, set: Bitboard, k: u32) -> Square {
+            let low = set.0 as u64;
+            let below = low.count_ones();
+            let (word, k, base) = if k < below {
+                (low, k, 0)
+            } else {
+                ((set.0 >> 64) as u64, k - below, 64)
+            };
+            Square::from_index_unchecked(base + self.select(word, k))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+
+    fn random_set(rng: &mut Rng, density: u64) -> Bitboard {
+        let mut set = Bitboard::EMPTY;
+        for square in Bitboard::FULL {
+            if rng.below(100) < density {
+                set.add(square);
+            }
+        }
+        set
+    }
+
+    /// Every implementation against the line tables, on random positions.
+    fn check<B: Bits>(bits: B) {
+        let mut rng = Rng::for_game(17, 0);
+        for round in 0..400 {
+            let blockers = random_set(&mut rng, round % 60);
+            let empty = !blockers - random_set(&mut rng, 10);
+            for from in Bitboard::FULL {
+                let expected = lines::reach(from, blockers, empty);
+                let reach = bits.reach(from, blockers, empty);
+                assert_eq!(bits.squares(reach), expected, "{from}\n{blockers}");
+                assert_eq!(bits.count(reach), expected.count());
+                assert_eq!(bits.is_empty(reach), expected.is_empty());
+                for (k, square) in expected.iter().enumerate() {
+                    assert_eq!(bits.nth(reach, k as u32), square);
+                }
+            }
+            let set = random_set(&mut rng, round % 100);
+            for (k, square) in set.iter().enumerate() {
+                assert_eq!(bits.nth_square(set, k as u32), square);
+            }
+        }
+    }
+
+    #[test]
+    fn portable_follows_the_line_tables() {
+        check(Portable);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn bmi2_follows_the_line_tables() {
+        // Not on a CPU without it (or with a slow one): nothing to test there.
+        if let Some(bmi2) = Bmi2::detect() {
+            check(bmi2);
+        }
+    }
+}
