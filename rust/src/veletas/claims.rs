@@ -3,7 +3,7 @@
 use super::bitboard::Bitboard;
 use super::color::Color;
 use super::lines;
-use super::square::Square;
+use super::square::{STRIDE, Square};
 
 /// Whether the shooter on `square` is trapped: no empty square along its
 /// lines. An empty neighbour settles it at once; only a shooter with every
@@ -25,11 +25,15 @@ pub fn is_trapped(square: Square, blockers: Bitboard, empty: Bitboard) -> bool {
 /// assert_eq!(claims::group("a1".parse().unwrap(), stones).count(), 3);
 /// ```
 pub fn group(seed: Square, stones: Bitboard) -> Bitboard {
-    let mut group = Bitboard::from(seed) & stones;
+    let mut group = (Bitboard::from(seed) & stones).0;
     loop {
-        let grown = group.orthogonal_fill() & stones;
+        // One step in the 4 directions. A step east from file `j` or west
+        // from file `a` lands on a padding bit, never a stone, so no edge
+        // masks are needed.
+        let grown =
+            (group | group << 1 | group >> 1 | group << STRIDE | group >> STRIDE) & stones.0;
         if grown == group {
-            return group;
+            return Bitboard(group);
         }
         group = grown;
     }
@@ -52,6 +56,15 @@ pub fn biggest_adjacent_group(square: Square, stones: Bitboard) -> u32 {
 /// of the bigger adjacent group, or with none or equal sizes the opponent of
 /// `shooter`.
 pub fn claimant(square: Square, stones: [Bitboard; 2], shooter: Color) -> Color {
+    // With stones of one colour only next to it, that colour's group is the
+    // bigger one, whatever its size.
+    let next = Bitboard::from(square).orthogonal_fill();
+    match ((next & stones[0]).any(), (next & stones[1]).any()) {
+        (false, false) => return shooter.other(),
+        (true, false) => return Color::Black,
+        (false, true) => return Color::White,
+        (true, true) => {}
+    }
     let black = biggest_adjacent_group(square, stones[Color::Black.index()]);
     let white = biggest_adjacent_group(square, stones[Color::White.index()]);
     match black.cmp(&white) {
