@@ -450,11 +450,13 @@ impl MicroGame {
     /// Moves the shooter on `origin` to `destination`.
     #[inline]
     fn move_shooter(&mut self, origin: Square, destination: Square) {
-        self.shooters = self.shooters.without(origin).with(destination);
-        self.all_shooters = self.all_shooters.without(origin).with(destination);
-        self.empty = self.empty.with(origin).without(destination);
+        // Each set holds exactly one of the two squares: toggle both.
+        let moved = Bitboard::from(origin) | Bitboard::from(destination);
+        self.shooters ^= moved;
+        self.all_shooters ^= moved;
+        self.empty ^= moved;
         if self.rules.lines().shooters_block() {
-            self.blockers = self.blockers.without(origin).with(destination);
+            self.blockers ^= moved;
         }
     }
 
