@@ -1,6 +1,7 @@
 //! The bit work of the micro playouts, in two implementations with identical
-//! results: [`Portable`] for any CPU, and [`Bmi2`] with the `pext`/`pdep`
-//! instructions, picked at run time by [`Bmi2::detect`].
+//! results: [`Portable`] for any CPU, and on x86-64 `X86V3`, with the BMI2
+//! and AVX2 instructions of the x86-64-v3 level, picked at run time by
+//! `X86V3::detect`.
 //!
 //! A playout spends most of its time on two things: the reach of a square
 //! (its 8 lines, each cut at the first blocker) and the `k`-th square of a
@@ -78,11 +79,16 @@ impl Bits for Portable {
 }
 
 #[cfg(target_arch = "x86_64")]
-pub use x86::Bmi2;
+pub use x86::X86V3;
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use core::arch::x86_64::{_pdep_u64, _pext_u64};
+    use core::arch::x86_64::{
+        __cpuid, __m256i, _mm_cvtsi128_si64, _mm_or_si128, _mm_unpackhi_epi64, _mm256_and_si256,
+        _mm256_castpd_si256, _mm256_castsi256_pd, _mm256_castsi256_si128, _mm256_extracti128_si256,
+        _mm256_loadu_si256, _mm256_or_si256, _mm256_set1_epi64x, _mm256_sllv_epi64,
+        _mm256_srli_epi64, _mm256_sub_epi64, _mm256_sub_pd, _mm256_xor_si256, _pdep_u64, _pext_u64,
+    };
 
     use super::{Bitboard, Bits, Square, lines};
 
@@ -93,25 +99,26 @@ mod x86 {
     /// so that the reach is worked out on one word instead of two, and its
     /// `k`-th square is the `k`-th bit, found by `pdep`.
     #[derive(Clone, Copy, Debug)]
-    #[repr(align(64))]
+    #[repr(C, align(64))]
     struct Star {
+        /// Per line (two opposite directions), its squares below the square,
+        /// packed; one line per 64-bit lane of an AVX2 register.
+        below: [u64; 4],
+        /// ... and its squares above the square.
+        above: [u64; 4],
         /// The lines of the square on the empty 10x10 grid, low and high word.
         mask: [u64; 2],
         /// Bits of the low word of `mask`: where the high word's squares start.
         split: u32,
-        /// Per line, its squares below the square and its squares above it,
-        /// packed.
-        below: [u64; 4],
-        above: [u64; 4],
         /// The bitboard index of each packed bit.
         squares: [u8; 36],
     }
 
     const EMPTY_STAR: Star = Star {
-        mask: [0; 2],
-        split: 0,
         below: [0; 4],
         above: [0; 4],
+        mask: [0; 2],
+        split: 0,
         squares: [0; 36],
     };
 
@@ -132,21 +139,18 @@ mod x86 {
         let mut stars = [EMPTY_STAR; lines::ROWS];
         let mut index = 0;
         while index < lines::ROWS {
+            let (up, down) = (&lines::RAYS_UP[index], &lines::RAYS_DOWN[index]);
+            let mask = up[0] | up[1] | up[2] | up[3] | down[0] | down[1] | down[2] | down[3];
+            let star = &mut stars[index];
+            // RAYS_UP[dir] and RAYS_DOWN[dir] run in opposite directions.
             let mut dir = 0;
-            let mut mask = 0;
             while dir < 4 {
-                mask |= lines::RAYS_UP[index][dir] | lines::RAYS_DOWN[index][dir];
+                star.below[dir] = pack(down[dir], mask);
+                star.above[dir] = pack(up[dir], mask);
                 dir += 1;
             }
-            let star = &mut stars[index];
             star.mask = [mask as u64, (mask >> 64) as u64];
             star.split = (mask as u64).count_ones();
-            let mut dir = 0;
-            while dir < 4 {
-                star.below[dir] = pack(lines::RAYS_DOWN[index][dir], mask);
-                star.above[dir] = pack(lines::RAYS_UP[index][dir], mask);
-                dir += 1;
-            }
             let (mut bit, mut k) = (0, 0);
             while bit < 128 {
                 if mask >> bit & 1 == 1 {
@@ -160,35 +164,47 @@ mod x86 {
         stars
     };
 
-    /// `pext` and `pdep` (BMI2), for CPUs where they are fast.
+    /// The x86-64-v3 instructions of the kernel: `pext` and `pdep` (BMI2),
+    /// `lzcnt` and `tzcnt`, and AVX2 to cut the 4 lines of a square at once.
     ///
-    /// A value exists only on a CPU that has BMI2 and LZCNT ([`Bmi2::detect`]),
-    /// which is what makes its methods safe.
+    /// A value exists only on a CPU that has them ([`X86V3::detect`]), which
+    /// is what makes its methods safe. Code that inlines them must itself
+    /// be compiled for these features (`#[target_feature(enable =
+    /// "avx2,bmi1,bmi2,lzcnt")]`) to get the instructions inline.
     #[derive(Clone, Copy, Debug)]
-    pub struct Bmi2(());
+    pub struct X86V3(());
 
-    impl Bmi2 {
-        /// `Some` on a CPU with BMI2 and LZCNT where `pext` and `pdep` are
-        /// fast: every Intel CPU that has them, AMD from Zen 3 on. (Zen 1
+    impl X86V3 {
+        /// `Some` on a CPU with AVX2, BMI1, BMI2 and LZCNT where `pext` and
+        /// `pdep` are fast: Intel from Haswell on, AMD from Zen 3 on. (Zen 1
         /// and 2 run them in microcode, many times slower than the portable
         /// code.)
-        pub fn detect() -> Option<Bmi2> {
-            let has = std::arch::is_x86_feature_detected!("bmi2")
+        pub fn detect() -> Option<X86V3> {
+            let has = std::arch::is_x86_feature_detected!("avx2")
+                && std::arch::is_x86_feature_detected!("bmi1")
+                && std::arch::is_x86_feature_detected!("bmi2")
                 && std::arch::is_x86_feature_detected!("lzcnt");
-            (has && !slow_pdep()).then_some(Bmi2(()))
+            (has && !slow_pdep()).then_some(X86V3(()))
+        }
+
+        /// The squares of `set` among the lines of `star`, packed.
+        #[inline(always)]
+        fn pack(self, star: &Star, set: Bitboard) -> u64 {
+            let [low, high] = star.mask;
+            self.pext(set.0 as u64, low) | self.pext((set.0 >> 64) as u64, high) << star.split
         }
 
         #[inline(always)]
         #[expect(clippy::unused_self, reason = "the value proves BMI2")]
         fn pext(self, word: u64, mask: u64) -> u64 {
-            // SAFETY: a `Bmi2` exists only where the CPU has BMI2.
+            // SAFETY: an `X86V3` exists only where the CPU has BMI2.
             unsafe { pext(word, mask) }
         }
 
         #[inline(always)]
         #[expect(clippy::unused_self, reason = "the value proves BMI2")]
         fn pdep(self, word: u64, mask: u64) -> u64 {
-            // SAFETY: a `Bmi2` exists only where the CPU has BMI2.
+            // SAFETY: an `X86V3` exists only where the CPU has BMI2.
             unsafe { pdep(word, mask) }
         }
 
@@ -197,6 +213,29 @@ mod x86 {
         fn select(self, word: u64, k: u32) -> u32 {
             self.pdep(1 << k, word).trailing_zeros()
         }
+
+        #[inline(always)]
+        #[expect(clippy::unused_self, reason = "the value proves AVX2")]
+        fn lines(self, star: &Star, blockers: u64) -> u64 {
+            // SAFETY: an `X86V3` exists only where the CPU has AVX2.
+            unsafe { lines(star, blockers) }
+        }
+    }
+
+    /// Whether this is an AMD (or Hygon) CPU before Zen 3 (family 0x19).
+    fn slow_pdep() -> bool {
+        let vendor = __cpuid(0);
+        let name = [vendor.ebx, vendor.edx, vendor.ecx];
+        let amd = name == [0x6874_7541, 0x6974_6e65, 0x444d_4163] // "AuthenticAMD"
+            || name == [0x6f67_7948, 0x6e65_476e, 0x656e_6975]; // "HygonGenuine"
+        let signature = __cpuid(1).eax;
+        let base = (signature >> 8) & 0xF;
+        let family = if base == 0xF {
+            base + ((signature >> 20) & 0xFF)
+        } else {
+            base
+        };
+        amd && family < 0x19
     }
 
     /// # Safety
@@ -217,21 +256,57 @@ mod x86 {
         _pdep_u64(word, mask)
     }
 
-    /// Whether this is an AMD (or Hygon) CPU before Zen 3, family 0x19.
-    fn slow_pdep() -> bool {
-        use core::arch::x86_64::__cpuid;
-        let vendor = __cpuid(0);
-        let name = [vendor.ebx, vendor.edx, vendor.ecx];
-        let amd = name == [0x6874_7541, 0x6974_6e65, 0x444d_4163] // "AuthenticAMD"
-            || name == [0x6f67_7948, 0x6e65_476e, 0x656e_6975]; // "HygonGenuine"
-        let signature = __cpuid(1).eax;
-        let base = (signature >> 8) & 0xF;
-        let family = if base == 0xF {
-            base + ((signature >> 20) & 0xFF)
-        } else {
-            base
+    /// The packed squares of the 8 lines of the square of `star`, each line
+    /// ending at its first square in `blockers` (packed), that included.
+    ///
+    /// One line per 64-bit lane. In a lane, the squares from the highest
+    /// blocker below the square up to the lowest one above it are the bits
+    /// that `hit ^ (hit - highest)` sets, where `hit` is the blockers above
+    /// and `highest` the highest blocker below, isolated (bit 0 stands in
+    /// for none: below the lowest square of the lane, or that square, which
+    /// is then kept either way); the line's own squares are kept.
+    ///
+    /// AVX2 has no `lzcnt` to find `highest`; a double does it: a packed set
+    /// is below 2^36 (35 squares at most), so setting it into the bits of
+    /// 2^52 and subtracting 2^52 converts it exactly, and the exponent of the
+    /// double is the index of its highest bit.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn lines(star: &Star, blockers: u64) -> u64 {
+        const TWO_52: i64 = 0x4330_0000_0000_0000;
+        // SAFETY: `below` and `above` are 32 bytes each, read unaligned.
+        let (below, above): (__m256i, __m256i) = unsafe {
+            (
+                _mm256_loadu_si256(star.below.as_ptr().cast()),
+                _mm256_loadu_si256(star.above.as_ptr().cast()),
+            )
         };
-        amd && family < 0x19
+        let blockers = _mm256_set1_epi64x(blockers as i64);
+        let one = _mm256_set1_epi64x(1);
+        let low = _mm256_or_si256(_mm256_and_si256(below, blockers), one);
+        let magic = _mm256_set1_epi64x(TWO_52);
+        let double = _mm256_sub_pd(
+            _mm256_castsi256_pd(_mm256_or_si256(low, magic)),
+            _mm256_castsi256_pd(magic),
+        );
+        let log = _mm256_sub_epi64(
+            _mm256_srli_epi64(_mm256_castpd_si256(double), 52),
+            _mm256_set1_epi64x(1023),
+        );
+        let highest = _mm256_sllv_epi64(one, log);
+        let hit = _mm256_and_si256(above, blockers);
+        let between = _mm256_xor_si256(hit, _mm256_sub_epi64(hit, highest));
+        let seen = _mm256_and_si256(between, _mm256_or_si256(below, above));
+        // The union of the 4 lanes.
+        let half = _mm_or_si128(
+            _mm256_castsi256_si128(seen),
+            _mm256_extracti128_si256(seen, 1),
+        );
+        _mm_cvtsi128_si64(_mm_or_si128(half, _mm_unpackhi_epi64(half, half))) as u64
     }
 
     /// A reach: the packed squares of the lines of `from`.
@@ -241,30 +316,15 @@ mod x86 {
         star: &'static Star,
     }
 
-    impl Bits for Bmi2 {
+    impl Bits for X86V3 {
         type Reach = PackedReach;
 
-        /// Per line (two opposite rays), the squares from the highest
-        /// blocker below `from` to the lowest one above it: `above ^ (above -
-        /// highest)` sets exactly the bits in between (bit 0 stands in for
-        /// "no blocker below"), and the line's mask keeps its own.
         #[inline(always)]
         fn reach(self, from: Square, blockers: Bitboard, empty: Bitboard) -> PackedReach {
             let star = &STARS[from.index()];
-            let pack = |set: Bitboard| {
-                let [low, high] = star.mask;
-                self.pext(set.0 as u64, low) | self.pext((set.0 >> 64) as u64, high) << star.split
-            };
-            let blockers = pack(blockers);
-            let mut seen = 0;
-            for dir in 0..4 {
-                let (below, above) = (star.below[dir], star.above[dir]);
-                let highest = 1 << (below & blockers | 1).ilog2();
-                let hit = above & blockers;
-                seen |= (below | above) & (hit ^ hit.wrapping_sub(highest));
-            }
+            let seen = self.lines(star, self.pack(star, blockers));
             PackedReach {
-                bits: seen & pack(empty),
+                bits: seen & self.pack(star, empty),
                 star,
             }
         }
@@ -352,10 +412,10 @@ mod tests {
 
     #[cfg(target_arch = "x86_64")]
     #[test]
-    fn bmi2_follows_the_line_tables() {
-        // Not on a CPU without it (or with a slow one): nothing to test there.
-        if let Some(bmi2) = Bmi2::detect() {
-            check(bmi2);
+    fn x86_v3_follows_the_line_tables() {
+        // Not on a CPU without it (or with a slow pdep): nothing to test there.
+        if let Some(x86_v3) = X86V3::detect() {
+            check(x86_v3);
         }
     }
 }

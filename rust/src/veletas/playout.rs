@@ -18,13 +18,13 @@ use super::bitboard::Bitboard;
 use super::color::Color;
 use super::decision::Action;
 #[cfg(target_arch = "x86_64")]
-use super::kernel::Bmi2;
+use super::kernel::X86V3;
 use super::kernel::{Bits, Portable};
 use super::lines;
 use super::moves::Move;
 use super::position::{Phase, Position};
 use super::rules::{Rules, SetupRule};
-use super::square::Square;
+use super::square::{STRIDE, Square};
 use crate::game::{ActionSet, Game};
 use crate::playout::Batch;
 use crate::rng::Rng;
@@ -171,34 +171,35 @@ fn play_micro_game(
     moves: Option<&mut Vec<MoveRecord>>,
 ) -> Outcome {
     #[cfg(target_arch = "x86_64")]
-    if let Some(bmi2) = *BMI2 {
-        // SAFETY: a `Bmi2` exists only on a CPU with BMI2 and LZCNT.
-        return unsafe { play_micro_game_bmi2(bmi2, start, swapped, rng, moves) };
+    if let Some(x86_v3) = *X86_V3 {
+        // SAFETY: an `X86V3` exists only on a CPU with its features.
+        return unsafe { play_micro_game_x86_v3(x86_v3, start, swapped, rng, moves) };
     }
     play_micro_game_with(Portable, start, swapped, rng, moves)
 }
 
-/// [`play_micro_game_with`] compiled for BMI2 and LZCNT, so that the bit
-/// instructions of [`Bmi2`] are inlined into the playout loop.
+/// [`play_micro_game_with`] compiled for the features of [`X86V3`] (AVX2,
+/// BMI1, BMI2, LZCNT), so that its instructions are inlined into the
+/// playout loop.
 ///
 /// # Safety
 ///
-/// The CPU must have BMI2 and LZCNT.
+/// The CPU must have these features.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi1,bmi2,lzcnt")]
-unsafe fn play_micro_game_bmi2(
-    bmi2: Bmi2,
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt")]
+unsafe fn play_micro_game_x86_v3(
+    x86_v3: X86V3,
     start: Position,
     swapped: bool,
     rng: &mut Rng,
     moves: Option<&mut Vec<MoveRecord>>,
 ) -> Outcome {
-    play_micro_game_with(bmi2, start, swapped, rng, moves)
+    play_micro_game_with(x86_v3, start, swapped, rng, moves)
 }
 
-/// Whether the playouts use [`Bmi2`], detected once.
+/// Whether the playouts use [`X86V3`], detected once.
 #[cfg(target_arch = "x86_64")]
-static BMI2: LazyLock<Option<Bmi2>> = LazyLock::new(Bmi2::detect);
+static X86_V3: LazyLock<Option<X86V3>> = LazyLock::new(X86V3::detect);
 
 #[inline(always)]
 fn play_micro_game_with<B: Bits>(
@@ -306,6 +307,8 @@ struct MicroGame {
     turn: Color,
     claims: [u8; 2],
     claims_to_win: u8,
+    /// The colour with enough claims, once there is one.
+    winner: Option<Color>,
     step: Step,
     /// Whether a shooter moves this turn, from `origin` to `destination`.
     moved: bool,
@@ -334,6 +337,7 @@ impl MicroGame {
                 pos.claims(Color::White) as u8,
             ],
             claims_to_win: rules.claims_to_win() as u8,
+            winner: None,
             step: Step::Start,
             moved: false,
             origin: Square::A1,
@@ -342,10 +346,17 @@ impl MicroGame {
             all_free: false,
         };
         game.all_free = game.phase == Phase::Play && game.movable() == game.shooters;
+        game.winner = game.claims_winner();
         game
     }
 
+    #[inline]
     fn winner_color(&self) -> Option<Color> {
+        self.winner
+    }
+
+    /// The colour with enough claims (Black first, as [`Position::winner`]).
+    fn claims_winner(&self) -> Option<Color> {
         if self.claims[0] >= self.claims_to_win {
             Some(Color::Black)
         } else if self.claims[1] >= self.claims_to_win {
@@ -360,9 +371,21 @@ impl MicroGame {
         lines::reach(square, self.blockers, self.empty)
     }
 
+    /// The unclaimed shooters without an empty neighbour: the only ones that
+    /// can be trapped.
+    #[inline(always)]
+    fn hemmed(&self) -> Bitboard {
+        // The squares next to an empty one, without edge masks: a step off
+        // the grid lands on a padding bit or above it, never on a shooter.
+        let empty = self.empty.0;
+        let row = empty | empty << 1 | empty >> 1;
+        let near = row | row << STRIDE | row >> STRIDE;
+        Bitboard(self.shooters.0 & !near)
+    }
+
     /// The unclaimed shooters that can move.
     fn movable(&self) -> Bitboard {
-        let hemmed = self.shooters - self.empty.king_fill();
+        let hemmed = self.hemmed();
         let mut movable = self.shooters - hemmed;
         for sq in hemmed {
             if self.reach(sq).any() {
@@ -469,12 +492,12 @@ impl MicroGame {
         self.empty = self.empty - bit;
         self.blockers |= bit;
         // Only a shooter without an empty neighbour can be trapped.
-        let hemmed = self.shooters - self.empty.king_fill();
-        for square in hemmed {
+        for square in self.hemmed() {
             if bits.is_empty(bits.reach(square, self.blockers, self.empty)) {
                 let claimant = super::claims::claimant(square, self.stones, self.turn);
                 self.claims[claimant.index()] += 1;
                 self.shooters.discard(square);
+                self.winner = self.claims_winner();
             }
         }
         self.turn = self.turn.other();
@@ -1128,10 +1151,10 @@ mod tests {
 
     #[cfg(target_arch = "x86_64")]
     #[test]
-    fn bmi2_turns_follow_the_decisions() {
+    fn x86_v3_turns_follow_the_decisions() {
         // Not on a CPU without it (or with a slow one): nothing to test there.
-        if let Some(bmi2) = Bmi2::detect() {
-            check_turns_follow_decisions(bmi2);
+        if let Some(x86_v3) = X86V3::detect() {
+            check_turns_follow_decisions(x86_v3);
         }
     }
 
