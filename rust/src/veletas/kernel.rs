@@ -81,10 +81,14 @@ impl Bits for Portable {
 #[cfg(target_arch = "x86_64")]
 pub use x86::X86V3;
 
+// Before Rust 1.87 every intrinsic is an `unsafe fn`; from 1.87 on, most
+// are safe to call in code compiled for their features, and the `unsafe`
+// blocks around them, still needed by older compilers, become unused.
 #[cfg(target_arch = "x86_64")]
+#[allow(unused_unsafe)]
 mod x86 {
     use core::arch::x86_64::{
-        __cpuid, __m256i, _mm_cvtsi128_si64, _mm_or_si128, _mm_unpackhi_epi64, _mm256_and_si256,
+        __cpuid, _mm_cvtsi128_si64, _mm_or_si128, _mm_unpackhi_epi64, _mm256_and_si256,
         _mm256_castpd_si256, _mm256_castsi256_pd, _mm256_castsi256_si128, _mm256_extracti128_si256,
         _mm256_loadu_si256, _mm256_or_si256, _mm256_set1_epi64x, _mm256_sllv_epi64,
         _mm256_srli_epi64, _mm256_sub_epi64, _mm256_sub_pd, _mm256_xor_si256, _pdep_u64, _pext_u64,
@@ -224,11 +228,11 @@ mod x86 {
 
     /// Whether this is an AMD (or Hygon) CPU before Zen 3 (family 0x19).
     fn slow_pdep() -> bool {
-        let vendor = __cpuid(0);
+        // SAFETY: every x86-64 CPU has CPUID, with leaves 0 and 1.
+        let (vendor, signature) = unsafe { (__cpuid(0), __cpuid(1).eax) };
         let name = [vendor.ebx, vendor.edx, vendor.ecx];
         let amd = name == [0x6874_7541, 0x6974_6e65, 0x444d_4163] // "AuthenticAMD"
             || name == [0x6f67_7948, 0x6e65_476e, 0x656e_6975]; // "HygonGenuine"
-        let signature = __cpuid(1).eax;
         let base = (signature >> 8) & 0xF;
         let family = if base == 0xF {
             base + ((signature >> 20) & 0xFF)
@@ -244,7 +248,8 @@ mod x86 {
     #[inline]
     #[target_feature(enable = "bmi2")]
     unsafe fn pext(word: u64, mask: u64) -> u64 {
-        _pext_u64(word, mask)
+        // SAFETY: the caller makes sure of BMI2.
+        unsafe { _pext_u64(word, mask) }
     }
 
     /// # Safety
@@ -253,7 +258,8 @@ mod x86 {
     #[inline]
     #[target_feature(enable = "bmi2")]
     unsafe fn pdep(word: u64, mask: u64) -> u64 {
-        _pdep_u64(word, mask)
+        // SAFETY: the caller makes sure of BMI2.
+        unsafe { _pdep_u64(word, mask) }
     }
 
     /// The packed squares of the 8 lines of the square of `star`, each line
@@ -278,35 +284,34 @@ mod x86 {
     #[target_feature(enable = "avx2")]
     unsafe fn lines(star: &Star, blockers: u64) -> u64 {
         const TWO_52: i64 = 0x4330_0000_0000_0000;
-        // SAFETY: `below` and `above` are 32 bytes each, read unaligned.
-        let (below, above): (__m256i, __m256i) = unsafe {
-            (
-                _mm256_loadu_si256(star.below.as_ptr().cast()),
-                _mm256_loadu_si256(star.above.as_ptr().cast()),
-            )
-        };
-        let blockers = _mm256_set1_epi64x(blockers as i64);
-        let one = _mm256_set1_epi64x(1);
-        let low = _mm256_or_si256(_mm256_and_si256(below, blockers), one);
-        let magic = _mm256_set1_epi64x(TWO_52);
-        let double = _mm256_sub_pd(
-            _mm256_castsi256_pd(_mm256_or_si256(low, magic)),
-            _mm256_castsi256_pd(magic),
-        );
-        let log = _mm256_sub_epi64(
-            _mm256_srli_epi64(_mm256_castpd_si256(double), 52),
-            _mm256_set1_epi64x(1023),
-        );
-        let highest = _mm256_sllv_epi64(one, log);
-        let hit = _mm256_and_si256(above, blockers);
-        let between = _mm256_xor_si256(hit, _mm256_sub_epi64(hit, highest));
-        let seen = _mm256_and_si256(between, _mm256_or_si256(below, above));
-        // The union of the 4 lanes.
-        let half = _mm_or_si128(
-            _mm256_castsi256_si128(seen),
-            _mm256_extracti128_si256(seen, 1),
-        );
-        _mm_cvtsi128_si64(_mm_or_si128(half, _mm_unpackhi_epi64(half, half))) as u64
+        // SAFETY: the caller makes sure of AVX2; the loads read the 32 bytes
+        // of `below` and `above`.
+        unsafe {
+            let below = _mm256_loadu_si256(star.below.as_ptr().cast());
+            let above = _mm256_loadu_si256(star.above.as_ptr().cast());
+            let blockers = _mm256_set1_epi64x(blockers as i64);
+            let one = _mm256_set1_epi64x(1);
+            let low = _mm256_or_si256(_mm256_and_si256(below, blockers), one);
+            let magic = _mm256_set1_epi64x(TWO_52);
+            let double = _mm256_sub_pd(
+                _mm256_castsi256_pd(_mm256_or_si256(low, magic)),
+                _mm256_castsi256_pd(magic),
+            );
+            let log = _mm256_sub_epi64(
+                _mm256_srli_epi64(_mm256_castpd_si256(double), 52),
+                _mm256_set1_epi64x(1023),
+            );
+            let highest = _mm256_sllv_epi64(one, log);
+            let hit = _mm256_and_si256(above, blockers);
+            let between = _mm256_xor_si256(hit, _mm256_sub_epi64(hit, highest));
+            let seen = _mm256_and_si256(between, _mm256_or_si256(below, above));
+            // The union of the 4 lanes.
+            let half = _mm_or_si128(
+                _mm256_castsi256_si128(seen),
+                _mm256_extracti128_si256(seen, 1),
+            );
+            _mm_cvtsi128_si64(_mm_or_si128(half, _mm_unpackhi_epi64(half, half))) as u64
+        }
     }
 
     /// A reach: the packed squares of the lines of `from`.
