@@ -33,7 +33,7 @@ use crate::rng::Rng;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Policy {
     /// Uniform at every decision of the micro-decision encoding
-    /// ([`crate::game::random_action`] on a [`DecisionState`]).
+    /// ([`crate::game::random_action`] on a [`super::DecisionState`]).
     #[default]
     Micro,
     /// Uniform over the legal moves of the position ([`uniform_move`]).
@@ -201,6 +201,7 @@ unsafe fn play_micro_game_x86_v3(
 #[cfg(target_arch = "x86_64")]
 static X86_V3: LazyLock<Option<X86V3>> = LazyLock::new(X86V3::detect);
 
+/// One micro game from `start`, move by move, with the bit work of `bits`.
 #[inline(always)]
 fn play_micro_game_with<B: Bits>(
     bits: B,
@@ -278,7 +279,7 @@ impl ActionSet for Choices {
     }
 }
 
-/// The decision a turn is at (a flat [`Stage`], kept in plain fields that
+/// The decision a turn is at (a flat [`super::Stage`], kept in plain fields that
 /// the inner loop reads and writes cheaply).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Step {
@@ -290,7 +291,8 @@ enum Step {
 /// A micro playout: the game with only what the decisions need, and the
 /// sets they read kept up to date move by move. It offers the actions of
 /// [`super::DecisionState`] in the same order (a test holds them together), so
-/// [`crate::game::random_action`] plays the same games on it.
+/// [`crate::game::random_action`] plays the same games on it; the batch
+/// runner plays them a whole turn at a time ([`MicroGame::play_turn`]).
 #[derive(Clone, Copy, Debug)]
 struct MicroGame {
     stones: [Bitboard; 2],
@@ -508,12 +510,6 @@ impl MicroGame {
 }
 
 impl MicroGame {
-    /// Plays a whole play turn with the micro policy and returns its move;
-    /// `None` once the game is over (a winner, or no legal action).
-    ///
-    /// The same draws, in the same order, as [`random_action`] at each of the
-    /// turn's decisions (a test holds them together), without stepping
-    /// through [`Step`]s.
     /// Plays a setup or pie move with the micro policy (one decision) and
     /// returns it; `None` without a legal action.
     #[inline(always)]
@@ -539,6 +535,12 @@ impl MicroGame {
         Some(m)
     }
 
+    /// Plays a whole play turn with the micro policy and returns its move;
+    /// `None` once the game is over (a winner, or no legal action).
+    ///
+    /// The same draws, in the same order, as [`crate::game::random_action`]
+    /// at each of the turn's decisions (a test holds them together), without
+    /// stepping through [`Step`]s.
     #[inline(always)]
     fn play_turn<B: Bits>(&mut self, bits: B, rng: &mut Rng) -> Option<Move> {
         debug_assert!(self.phase == Phase::Play && self.step == Step::Start);
