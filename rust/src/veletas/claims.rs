@@ -37,11 +37,13 @@ const fn step(set: u128) -> u128 {
 pub fn group(seed: Square, stones: Bitboard) -> Bitboard {
     let mut group = (Bitboard::from(seed) & stones).0;
     loop {
-        let grown = step(group) & stones.0;
-        if grown == group {
-            return Bitboard(group);
+        // Two steps a round: half the compares and branches.
+        let once = step(group) & stones.0;
+        let twice = step(once) & stones.0;
+        if twice == once {
+            return Bitboard(once);
         }
-        group = grown;
+        group = twice;
     }
 }
 
