@@ -39,6 +39,25 @@ const fn ring_mask(size: u32) -> u128 {
     board_mask(size) & !(board_mask(size - 2) << (STRIDE + 1))
 }
 
+/// The set of each bit index alone: a load is cheaper than shifting a
+/// `u128` by a variable amount (a double shift and two conditional moves).
+const SQUARE_BITS: [u128; 128] = {
+    let mut bits = [0; 128];
+    let mut index = 0;
+    while index < 128 {
+        bits[index] = 1 << index;
+        index += 1;
+    }
+    bits
+};
+
+/// The set of `square` alone.
+#[inline(always)]
+const fn bit(square: Square) -> u128 {
+    // A square index is below 110: the mask only drops the bounds check.
+    SQUARE_BITS[square.index() & 127]
+}
+
 /// Board masks by size (index 0..=10; only 5..=10 are used by games).
 static BOARDS: [Bitboard; 11] = {
     let mut boards = [Bitboard(0); 11];
@@ -96,33 +115,33 @@ impl Bitboard {
     /// Adds `square`.
     #[inline]
     pub fn add(&mut self, square: Square) {
-        self.0 |= 1 << square.index();
+        self.0 |= bit(square);
     }
 
     /// Removes `square` if present.
     #[inline]
     pub fn discard(&mut self, square: Square) {
-        self.0 &= !(1 << square.index());
+        self.0 &= !bit(square);
     }
 
     /// Adds `square` if absent, removes it if present.
     #[inline]
     pub fn toggle(&mut self, square: Square) {
-        self.0 ^= 1 << square.index();
+        self.0 ^= bit(square);
     }
 
     /// The set with `square` added.
     #[inline]
     #[must_use]
     pub const fn with(self, square: Square) -> Bitboard {
-        Bitboard(self.0 | 1 << square.index())
+        Bitboard(self.0 | bit(square))
     }
 
     /// The set with `square` removed.
     #[inline]
     #[must_use]
     pub const fn without(self, square: Square) -> Bitboard {
-        Bitboard(self.0 & !(1 << square.index()))
+        Bitboard(self.0 & !bit(square))
     }
 
     /// Whether the set is empty.
@@ -332,7 +351,7 @@ impl BitXorAssign for Bitboard {
 impl From<Square> for Bitboard {
     #[inline]
     fn from(square: Square) -> Bitboard {
-        Bitboard(1 << square.index())
+        Bitboard(bit(square))
     }
 }
 

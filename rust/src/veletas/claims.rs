@@ -3,7 +3,7 @@
 use super::bitboard::Bitboard;
 use super::color::Color;
 use super::lines;
-use super::square::Square;
+use super::square::{STRIDE, Square};
 
 /// Whether the shooter on `square` is trapped: no empty square along its
 /// lines. An empty neighbour settles it at once; only a shooter with every
@@ -12,6 +12,16 @@ use super::square::Square;
 pub fn is_trapped(square: Square, blockers: Bitboard, empty: Bitboard) -> bool {
     (lines::neighbours(square) & empty).is_empty()
         && lines::reach(square, blockers, empty).is_empty()
+}
+
+/// `set` with one step in each of the 4 orthogonal directions added.
+///
+/// Without edge masks: a step east from file `j` or west from file `a` lands
+/// on a padding bit (and one north or south of the grid on the bits above
+/// it or off the word), which the callers' sets of stones never hold.
+#[inline]
+const fn step(set: u128) -> u128 {
+    set | set << 1 | set >> 1 | set << STRIDE | set >> STRIDE
 }
 
 /// The orthogonally connected group of `stones` that contains `seed`.
@@ -25,20 +35,21 @@ pub fn is_trapped(square: Square, blockers: Bitboard, empty: Bitboard) -> bool {
 /// assert_eq!(claims::group("a1".parse().unwrap(), stones).count(), 3);
 /// ```
 pub fn group(seed: Square, stones: Bitboard) -> Bitboard {
-    let mut group = Bitboard::from(seed) & stones;
+    let mut group = (Bitboard::from(seed) & stones).0;
     loop {
-        let grown = group.orthogonal_fill() & stones;
-        if grown == group {
-            return group;
+        // Two steps a round: half the compares and branches.
+        let once = step(group) & stones.0;
+        let twice = step(once) & stones.0;
+        if twice == once {
+            return Bitboard(once);
         }
-        group = grown;
+        group = twice;
     }
 }
 
-/// The size of the biggest group of `stones` orthogonally adjacent to
-/// `square`; 0 when none is.
-pub fn biggest_adjacent_group(square: Square, stones: Bitboard) -> u32 {
-    let mut seeds = Bitboard::from(square).orthogonal_fill() & stones;
+/// The size of the biggest group of `stones` that holds a square of
+/// `seeds` (a subset of `stones`); 0 for no seed.
+fn biggest_group(mut seeds: Bitboard, stones: Bitboard) -> u32 {
     let mut biggest = 0;
     while let Some(seed) = seeds.first() {
         let group = group(seed, stones);
@@ -48,12 +59,29 @@ pub fn biggest_adjacent_group(square: Square, stones: Bitboard) -> u32 {
     biggest
 }
 
+/// The size of the biggest group of `stones` orthogonally adjacent to
+/// `square`; 0 when none is.
+pub fn biggest_adjacent_group(square: Square, stones: Bitboard) -> u32 {
+    biggest_group(Bitboard(step(Bitboard::from(square).0)) & stones, stones)
+}
+
 /// Who claims the trapped shooter on `square` after `shooter` shot: the owner
 /// of the bigger adjacent group, or with none or equal sizes the opponent of
 /// `shooter`.
 pub fn claimant(square: Square, stones: [Bitboard; 2], shooter: Color) -> Color {
-    let black = biggest_adjacent_group(square, stones[Color::Black.index()]);
-    let white = biggest_adjacent_group(square, stones[Color::White.index()]);
+    let next = Bitboard(step(Bitboard::from(square).0));
+    let [black, white] = [next & stones[0], next & stones[1]];
+    // With stones of one colour only next to it, that colour's group is the
+    // bigger one, whatever its size.
+    let (black, white) = match (black.any(), white.any()) {
+        (false, false) => return shooter.other(),
+        (true, false) => return Color::Black,
+        (false, true) => return Color::White,
+        (true, true) => (
+            biggest_group(black, stones[0]),
+            biggest_group(white, stones[1]),
+        ),
+    };
     match black.cmp(&white) {
         core::cmp::Ordering::Greater => Color::Black,
         core::cmp::Ordering::Less => Color::White,

@@ -16,7 +16,7 @@ const DOWN: [i32; 4] = [
 ];
 
 /// Table rows: one per bit index, plus unused rows up to 127 that stay empty.
-const ROWS: usize = 128;
+pub(super) const ROWS: usize = 128;
 
 /// The squares from `index` (excluded) to the edge of the 10x10 grid in the
 /// direction of `step`, or nothing for an index that is not a square.
@@ -59,8 +59,8 @@ const fn ray_table(steps: [i32; 4]) -> [[u128; 4]; ROWS] {
     table
 }
 
-static RAYS_UP: [[u128; 4]; ROWS] = ray_table(UP);
-static RAYS_DOWN: [[u128; 4]; ROWS] = ray_table(DOWN);
+pub(super) static RAYS_UP: [[u128; 4]; ROWS] = ray_table(UP);
+pub(super) static RAYS_DOWN: [[u128; 4]; ROWS] = ray_table(DOWN);
 
 static NEIGHBOURS: [Bitboard; ROWS] = {
     let mut table = [Bitboard::EMPTY; ROWS];

@@ -22,6 +22,7 @@ pub mod claims;
 pub mod color;
 pub mod decision;
 pub mod fen;
+pub mod kernel;
 pub mod lines;
 mod movegen;
 pub mod moves;

@@ -9,26 +9,31 @@
 use core::fmt;
 use core::str::FromStr;
 use std::num::NonZeroUsize;
+#[cfg(target_arch = "x86_64")]
+use std::sync::LazyLock;
 
 use rayon::ThreadPoolBuildError;
 
 use super::bitboard::Bitboard;
 use super::color::Color;
 use super::decision::Action;
+#[cfg(target_arch = "x86_64")]
+use super::kernel::X86V3;
+use super::kernel::{Bits, Portable};
 use super::lines;
 use super::moves::Move;
 use super::position::{Phase, Position};
 use super::rules::{Rules, SetupRule};
-use super::square::Square;
+use super::square::{STRIDE, Square};
 use crate::game::{ActionSet, Game};
-use crate::playout::{Batch, play_micro};
+use crate::playout::Batch;
 use crate::rng::Rng;
 
 /// How a playout picks its moves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Policy {
     /// Uniform at every decision of the micro-decision encoding
-    /// ([`crate::game::random_action`] on a [`DecisionState`]).
+    /// ([`crate::game::random_action`] on a [`super::DecisionState`]).
     #[default]
     Micro,
     /// Uniform over the legal moves of the position ([`uniform_move`]).
@@ -163,18 +168,64 @@ fn play_micro_game(
     start: Position,
     swapped: bool,
     rng: &mut Rng,
+    moves: Option<&mut Vec<MoveRecord>>,
+) -> Outcome {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(x86_v3) = *X86_V3 {
+        // SAFETY: an `X86V3` exists only on a CPU with its features.
+        return unsafe { play_micro_game_x86_v3(x86_v3, start, swapped, rng, moves) };
+    }
+    play_micro_game_with(Portable, start, swapped, rng, moves)
+}
+
+/// [`play_micro_game_with`] compiled for the features of [`X86V3`] (AVX2,
+/// BMI1, BMI2, LZCNT), so that its instructions are inlined into the
+/// playout loop.
+///
+/// # Safety
+///
+/// The CPU must have these features.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt")]
+unsafe fn play_micro_game_x86_v3(
+    x86_v3: X86V3,
+    start: Position,
+    swapped: bool,
+    rng: &mut Rng,
+    moves: Option<&mut Vec<MoveRecord>>,
+) -> Outcome {
+    play_micro_game_with(x86_v3, start, swapped, rng, moves)
+}
+
+/// Whether the playouts use [`X86V3`], detected once.
+#[cfg(target_arch = "x86_64")]
+static X86_V3: LazyLock<Option<X86V3>> = LazyLock::new(X86V3::detect);
+
+/// One micro game from `start`, move by move, with the bit work of `bits`.
+#[inline(always)]
+fn play_micro_game_with<B: Bits>(
+    bits: B,
+    start: Position,
+    swapped: bool,
+    rng: &mut Rng,
     mut moves: Option<&mut Vec<MoveRecord>>,
 ) -> Outcome {
     let mut game = MicroGame::new(&start, swapped);
     let mut plies = 0;
-    play_micro(&mut game, rng, |before, action| {
-        if before.completes_turn() {
-            plies += 1;
-            if let Some(moves) = moves.as_deref_mut() {
-                push_record(moves, before, action);
-            }
+    loop {
+        let m = if game.phase == Phase::Play {
+            game.play_turn(bits, rng)
+        } else {
+            game.play_placement(bits, rng)
+        };
+        let Some(m) = m else {
+            break;
+        };
+        plies += 1;
+        if let Some(moves) = moves.as_deref_mut() {
+            push_record(moves, m);
         }
-    });
+    }
     Outcome {
         winner: game.winner_color(),
         swapped: game.swapped,
@@ -183,12 +234,12 @@ fn play_micro_game(
     }
 }
 
-/// Records the move that `action` completes. Out of line, so that the
-/// compiler does not work out records ahead of time in runs without them.
+/// Records a move. Out of line, so that the compiler does not work out
+/// records ahead of time in runs without them.
 #[cold]
 #[inline(never)]
-fn push_record(moves: &mut Vec<MoveRecord>, game: &MicroGame, action: Action) {
-    moves.push(record(game.completed_move(action)));
+fn push_record(moves: &mut Vec<MoveRecord>, m: Move) {
+    moves.push(record(m));
 }
 
 /// The choices of a decision of [`MicroGame`], numbered by bitboard index
@@ -228,7 +279,7 @@ impl ActionSet for Choices {
     }
 }
 
-/// The decision a turn is at (a flat [`Stage`], kept in plain fields that
+/// The decision a turn is at (a flat [`super::Stage`], kept in plain fields that
 /// the inner loop reads and writes cheaply).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Step {
@@ -240,7 +291,8 @@ enum Step {
 /// A micro playout: the game with only what the decisions need, and the
 /// sets they read kept up to date move by move. It offers the actions of
 /// [`super::DecisionState`] in the same order (a test holds them together), so
-/// [`crate::game::random_action`] plays the same games on it.
+/// [`crate::game::random_action`] plays the same games on it; the batch
+/// runner plays them a whole turn at a time ([`MicroGame::play_turn`]).
 #[derive(Clone, Copy, Debug)]
 struct MicroGame {
     stones: [Bitboard; 2],
@@ -257,6 +309,8 @@ struct MicroGame {
     turn: Color,
     claims: [u8; 2],
     claims_to_win: u8,
+    /// The colour with enough claims, once there is one.
+    winner: Option<Color>,
     step: Step,
     /// Whether a shooter moves this turn, from `origin` to `destination`.
     moved: bool,
@@ -285,6 +339,7 @@ impl MicroGame {
                 pos.claims(Color::White) as u8,
             ],
             claims_to_win: rules.claims_to_win() as u8,
+            winner: None,
             step: Step::Start,
             moved: false,
             origin: Square::A1,
@@ -293,10 +348,17 @@ impl MicroGame {
             all_free: false,
         };
         game.all_free = game.phase == Phase::Play && game.movable() == game.shooters;
+        game.winner = game.claims_winner();
         game
     }
 
+    #[inline]
     fn winner_color(&self) -> Option<Color> {
+        self.winner
+    }
+
+    /// The colour with enough claims (Black first, as [`Position::winner`]).
+    fn claims_winner(&self) -> Option<Color> {
         if self.claims[0] >= self.claims_to_win {
             Some(Color::Black)
         } else if self.claims[1] >= self.claims_to_win {
@@ -311,9 +373,21 @@ impl MicroGame {
         lines::reach(square, self.blockers, self.empty)
     }
 
+    /// The unclaimed shooters without an empty neighbour: the only ones that
+    /// can be trapped.
+    #[inline(always)]
+    fn hemmed(&self) -> Bitboard {
+        // The squares next to an empty one, without edge masks: a step off
+        // the grid lands on a padding bit or above it, never on a shooter.
+        let empty = self.empty.0;
+        let row = empty | empty << 1 | empty >> 1;
+        let near = row | row << STRIDE | row >> STRIDE;
+        Bitboard(self.shooters.0 & !near)
+    }
+
     /// The unclaimed shooters that can move.
     fn movable(&self) -> Bitboard {
-        let hemmed = self.shooters - self.empty.king_fill();
+        let hemmed = self.hemmed();
         let mut movable = self.shooters - hemmed;
         for sq in hemmed {
             if self.reach(sq).any() {
@@ -344,16 +418,19 @@ impl MicroGame {
     }
 
     /// Whether the next action completes a turn (is a move).
-    #[inline]
+    #[cfg(test)]
     fn completes_turn(&self) -> bool {
         self.step == Step::Target || self.phase != Phase::Play
     }
 
     /// The move that `action` completes; the next action must complete one.
     fn completed_move(&self, action: Action) -> Move {
+        if action == OTHER {
+            // The one other action that completes a turn.
+            return Move::Swap;
+        }
         let square = Square::from_index_unchecked(u32::from(action));
         match self.phase {
-            Phase::Pie if action == OTHER => Move::Swap,
             Phase::Setup | Phase::Pie if self.places_shooter() => Move::Shooter(square),
             Phase::Play if self.moved => Move::Shot {
                 origin: self.origin,
@@ -395,27 +472,34 @@ impl MicroGame {
         self.turn = self.turn.other();
     }
 
+    /// Moves the shooter on `origin` to `destination`.
     #[inline]
-    fn shoot(&mut self, target: Square) {
-        if self.moved {
-            let (origin, destination) = (self.origin, self.destination);
-            self.shooters = self.shooters.without(origin).with(destination);
-            self.all_shooters = self.all_shooters.without(origin).with(destination);
-            self.empty = self.empty.with(origin).without(destination);
-            if self.rules.lines().shooters_block() {
-                self.blockers = self.blockers.without(origin).with(destination);
-            }
+    fn move_shooter(&mut self, origin: Square, destination: Square) {
+        // Each set holds exactly one of the two squares: toggle both.
+        let moved = Bitboard::from(origin) | Bitboard::from(destination);
+        self.shooters ^= moved;
+        self.all_shooters ^= moved;
+        self.empty ^= moved;
+        if self.rules.lines().shooters_block() {
+            self.blockers ^= moved;
         }
-        self.stones[self.turn.index()].add(target);
-        self.empty.discard(target);
-        self.blockers.add(target);
+    }
+
+    /// Shoots onto `target`, after the turn's move if any; claims and ends
+    /// the turn.
+    #[inline(always)]
+    fn shoot<B: Bits>(&mut self, bits: B, target: Square) {
+        let bit = Bitboard::from(target);
+        self.stones[self.turn.index()] |= bit;
+        self.empty = self.empty - bit;
+        self.blockers |= bit;
         // Only a shooter without an empty neighbour can be trapped.
-        let hemmed = self.shooters - self.empty.king_fill();
-        for square in hemmed {
-            if self.reach(square).is_empty() {
+        for square in self.hemmed() {
+            if bits.is_empty(bits.reach(square, self.blockers, self.empty)) {
                 let claimant = super::claims::claimant(square, self.stones, self.turn);
                 self.claims[claimant.index()] += 1;
                 self.shooters.discard(square);
+                self.winner = self.claims_winner();
             }
         }
         self.turn = self.turn.other();
@@ -423,6 +507,89 @@ impl MicroGame {
         self.moved = false;
         self.all_free = true;
     }
+}
+
+impl MicroGame {
+    /// Plays a setup or pie move with the micro policy (one decision) and
+    /// returns it; `None` without a legal action.
+    #[inline(always)]
+    fn play_placement<B: Bits>(&mut self, bits: B, rng: &mut Rng) -> Option<Move> {
+        debug_assert!(self.phase != Phase::Play);
+        if self.winner_color().is_some() {
+            return None;
+        }
+        // The squares, then SWAP in the pie.
+        let squares = self.placements();
+        let n = squares.count() + u32::from(self.phase == Phase::Pie);
+        if n == 0 {
+            return None;
+        }
+        let k = rng.below(u64::from(n)) as u32;
+        let action = if k == squares.count() {
+            OTHER
+        } else {
+            bits.nth_square(squares, k).index() as Action
+        };
+        let m = self.completed_move(action);
+        self.place(action);
+        Some(m)
+    }
+
+    /// Plays a whole play turn with the micro policy and returns its move;
+    /// `None` once the game is over (a winner, or no legal action).
+    ///
+    /// The same draws, in the same order, as [`crate::game::random_action`]
+    /// at each of the turn's decisions (a test holds them together), without
+    /// stepping through [`Step`]s.
+    #[inline(always)]
+    fn play_turn<B: Bits>(&mut self, bits: B, rng: &mut Rng) -> Option<Move> {
+        debug_assert!(self.phase == Phase::Play && self.step == Step::Start);
+        if self.winner_color().is_some() {
+            return None;
+        }
+        let movable = if self.all_free {
+            self.shooters
+        } else {
+            self.movable()
+        };
+        if movable.is_empty() {
+            return None;
+        }
+        // The shooters, then PASS.
+        let shooters = movable.count();
+        let k = rng.below(u64::from(shooters) + 1) as u32;
+        let m = if k == shooters {
+            let mut targets = Bitboard::EMPTY;
+            for shooter in self.shooters {
+                targets |= bits.squares(bits.reach(shooter, self.blockers, self.empty));
+            }
+            let k = rng.below(u64::from(targets.count())) as u32;
+            Move::Stone(bits.nth_square(targets, k))
+        } else {
+            let origin = bits.nth_square(movable, k);
+            let destination = draw(bits, bits.reach(origin, self.blockers, self.empty), rng);
+            self.move_shooter(origin, destination);
+            Move::Shot {
+                origin,
+                destination,
+                target: draw(
+                    bits,
+                    bits.reach(destination, self.blockers, self.empty),
+                    rng,
+                ),
+            }
+        };
+        self.shoot(bits, m.target().expect("a play move has a target"));
+        Some(m)
+    }
+}
+
+/// A uniformly drawn square of the non-empty `reach` (the micro policy's
+/// draw).
+#[inline(always)]
+fn draw<B: Bits>(bits: B, reach: B::Reach, rng: &mut Rng) -> Square {
+    let k = rng.below(u64::from(bits.count(reach))) as u32;
+    bits.nth(reach, k)
 }
 
 impl Game for MicroGame {
@@ -496,7 +663,12 @@ impl Game for MicroGame {
                 self.destination = square;
                 self.step = Step::Target;
             }
-            Step::Target => self.shoot(square),
+            Step::Target => {
+                if self.moved {
+                    self.move_shooter(self.origin, self.destination);
+                }
+                self.shoot(Portable, square);
+            }
         }
     }
 
@@ -859,8 +1031,8 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_micro_game_offers_the_decision_states_actions() {
+    /// Every variant under every rule option, and a crowded 5x5 game.
+    fn all_rules() -> Vec<Rules> {
         let mut rules = Vec::new();
         for variant in Variant::ALL {
             for setup_rule in [SetupRule::Perimeter, SetupRule::Spacing] {
@@ -871,7 +1043,12 @@ mod tests {
             }
         }
         rules.push(Rules::new(5, 3, SetupRule::Spacing, Lines::ShootersBlock).unwrap());
-        for (seed, rules) in rules.into_iter().enumerate() {
+        rules
+    }
+
+    #[test]
+    fn the_micro_game_offers_the_decision_states_actions() {
+        for (seed, rules) in all_rules().into_iter().enumerate() {
             let size = rules.size();
             for game in 0..20 {
                 let mut rng = Rng::for_game(seed as u64, game);
@@ -909,6 +1086,77 @@ mod tests {
                 assert_eq!(micro.winner(), Game::winner(&state));
                 assert_eq!(micro.swapped, state.swapped());
             }
+        }
+    }
+
+    /// A micro game by its definition: [`crate::game::random_action`] on a
+    /// [`DecisionState`], decision by decision, with the moves it makes.
+    fn micro_game_by_decisions(start: Position, rng: &mut Rng) -> (Outcome, Vec<MoveRecord>) {
+        let mut state = DecisionState::new(start);
+        let mut moves = Vec::new();
+        while let Some(action) = crate::game::random_action(&state, rng) {
+            if let Some(m) = state.move_of(action) {
+                moves.push(record(m));
+            }
+            state.apply_unchecked(action);
+        }
+        let outcome = Outcome::of(state.position(), state.swapped(), moves.len() as u32);
+        (outcome, moves)
+    }
+
+    /// Starts of every phase: the start of the rules, then a few positions
+    /// along a uniform game.
+    fn starts(rules: Rules, seed: u64) -> Vec<Position> {
+        let mut pos = Position::new(rules);
+        let mut starts = vec![pos];
+        let mut rng = Rng::for_game(seed, u64::MAX);
+        for ply in 0.. {
+            let Some(m) = uniform_move(&pos, &mut rng) else {
+                break;
+            };
+            pos.play_unchecked(m);
+            if ply % 7 == 3 {
+                starts.push(pos);
+            }
+        }
+        starts
+    }
+
+    /// The turn-by-turn playouts with `bits` against the definition, with and
+    /// without records.
+    fn check_turns_follow_decisions<B: Bits>(bits: B) {
+        for (seed, rules) in all_rules().into_iter().enumerate() {
+            for start in starts(rules, seed as u64) {
+                for game in 0..8 {
+                    let rng = Rng::for_game(seed as u64, game);
+                    let expected = micro_game_by_decisions(start, &mut rng.clone());
+                    let mut moves = Vec::new();
+                    let outcome = play_micro_game_with(
+                        bits,
+                        start,
+                        false,
+                        &mut rng.clone(),
+                        Some(&mut moves),
+                    );
+                    assert_eq!((outcome, moves), expected, "{}", start.fen());
+                    let outcome = play_micro_game_with(bits, start, false, &mut rng.clone(), None);
+                    assert_eq!(outcome, expected.0);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn portable_turns_follow_the_decisions() {
+        check_turns_follow_decisions(Portable);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn x86_v3_turns_follow_the_decisions() {
+        // Not on a CPU without it (or with a slow one): nothing to test there.
+        if let Some(x86_v3) = X86V3::detect() {
+            check_turns_follow_decisions(x86_v3);
         }
     }
 
