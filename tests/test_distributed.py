@@ -121,7 +121,9 @@ def test_ctrl_c_cancels_the_chunks_and_keeps_the_finished_ones(cluster: RayClust
     assert child.exitstatus == 130, output
     finished = re.search(r"interrupted: ([\d,]+) of 1,000,000,000 games finished", output)
     assert finished, output
-    assert 0 < int(finished[1].replace(",", "")) < 1_000_000_000
+    # The summary keeps the games before the first unfinished chunk: on a
+    # busy machine chunk 0 may still be running when later ones are done.
+    assert 0 <= int(finished[1].replace(",", "")) < 1_000_000_000
     assert re.search(rf"games\s+{finished[1]} in [\d.]+ s on the Ray cluster at", output)
     assert "Traceback" not in output
     # The cancelled chunks' workers were stopped, not left playing.
