@@ -20,8 +20,8 @@ test-slow: ## Run the slow tests: long random games, the slow Hypothesis profile
 
 .PHONY: lint
 lint: ## ruff, mypy --strict and its stub check, rustfmt and clippy
-	ruff check python tests benches
-	ruff format --check python tests benches
+	ruff check python tests benches scripts
+	ruff format --check python tests benches scripts
 	$(PYTHON) -m mypy --strict python/veletas
 	$(PYTHON) -m mypy.stubtest veletas._veletas --allowlist .mypy-stubtest-allowlist
 	cargo fmt --all --check
@@ -30,8 +30,8 @@ lint: ## ruff, mypy --strict and its stub check, rustfmt and clippy
 
 .PHONY: format
 format: ## Format Python and Rust code
-	ruff format python tests benches
-	ruff check --fix python tests benches
+	ruff format python tests benches scripts
+	ruff check --fix python tests benches scripts
 	cargo fmt --all
 
 .PHONY: bench
