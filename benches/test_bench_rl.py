@@ -25,7 +25,7 @@ pyspiel = pytest.importorskip(
 import veletas.openspiel  # noqa: E402, F401  (registers the game)
 
 NUM_ENVS = 1024
-VECTOR_STEPS = 100
+VECTOR_STEPS = 200
 OPENSPIEL_DECISIONS = 20_000
 
 
@@ -76,7 +76,7 @@ def openspiel_rl_environment(game: pyspiel.Game, decisions: int) -> int:
     return decisions
 
 
-def rates(runs: dict[str, tuple[object, ...]], rounds: int = 5) -> dict[str, float]:
+def rates(runs: dict[str, tuple[object, ...]], rounds: int = 9) -> dict[str, float]:
     """Decisions per second of each ``run(*args)``, the best of ``rounds``
     interleaved rounds (so that a busy spell of the machine hits all alike)."""
     best = dict.fromkeys(runs, float("inf"))

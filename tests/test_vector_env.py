@@ -114,6 +114,26 @@ def test_random_actions_follow_the_micro_streams() -> None:
             states[k] = DecisionState(veletas.Board(variant="small"))
 
 
+def test_random_actions_are_drawn_once_per_decision() -> None:
+    # The draw belongs to the decision: asking twice gives the same actions,
+    # and a step with other actions still moves each stream on by one draw.
+    n, seed = 4, 5
+    env = VectorEnv(n, variant="small", seed=seed)
+    agents = [RandomAgent(seed, k) for k in range(n)]
+    states = [DecisionState(veletas.Board(variant="small")) for _ in range(n)]
+    rng = np.random.default_rng(1)
+    for _ in range(40):
+        actions = env.random_actions()
+        np.testing.assert_array_equal(env.random_actions(), actions)
+        for k in range(n):
+            assert actions[k] == agents[k].choose(states[k].legal_actions())
+        chosen = [int(rng.choice(state.legal_actions())) for state in states]
+        for state, action in zip(states, chosen, strict=True):
+            state.apply(action)
+        env.step(chosen)
+        assert all(not state.is_terminal() for state in states)
+
+
 def test_reset_with_a_seed_restarts_the_streams() -> None:
     env = VectorEnv(4, variant="medium", seed=1)
     first = env.random_actions()
@@ -164,6 +184,19 @@ def test_buffers_are_reused() -> None:
     assert out[1] is mask
     assert out[4] is player
     assert env.reset()[0] is obs
+
+
+def test_buffers_are_read_only() -> None:
+    # Observations are updated in place, so they must not change between
+    # steps: the env hands out read-only views.
+    env = VectorEnv(2, variant="small")
+    for array in (*env.reset(), *env.step(env.random_actions())):
+        assert not array.flags.writeable
+        with pytest.raises(ValueError, match="read-only"):
+            array[0] = 1
+    obs = env.step(env.random_actions())[0].copy()
+    obs[0] = 1  # a copy is the caller's own
+    np.testing.assert_array_equal(env.step(env.random_actions())[0][1], env.state(1).observation())
 
 
 def test_without_auto_reset_finished_envs_wait() -> None:

@@ -393,8 +393,8 @@ class VectorEnv:
     """``num_envs`` games of Veletas stepped together, writing into numpy
     buffers with the GIL released.
 
-    ``reset`` and ``step`` return the env's own buffers, overwritten by the
-    next call: copy what you keep. Rewards are per seat (+1 and -1 on the
+    ``reset`` and ``step`` return read-only views of the env's own buffers,
+    overwritten by the next call: copy what you keep. Rewards are per seat (+1 and -1 on the
     step that ends an episode). With ``auto_reset``, an env whose episode
     ends restarts in the same step: ``terminated`` is set and its
     observation, mask and player are the new episode's first. The games
@@ -446,10 +446,11 @@ class VectorEnv:
         """
 
     def random_actions(self) -> npt.NDArray[np.int64]:
-        """The next action of every env, uniformly random over its mask and
-        drawn as the "micro" playout policy draws: episode ``e`` of env ``k``
-        plays game ``e * num_envs + k`` of a playout run with this seed.
-        -1 for a finished env."""
+        """Each env's random action for its current decision, uniformly
+        random over its mask and drawn as the "micro" playout policy draws:
+        episode ``e`` of env ``k`` plays game ``e * num_envs + k`` of a
+        playout run with this seed. -1 for a finished env. The draw is made
+        when the decision is reached, so calls between two steps agree."""
 
     def state(self, index: int) -> DecisionState:
         """A copy of env ``index``'s current decision state.

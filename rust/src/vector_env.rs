@@ -16,8 +16,15 @@
 //! - **Randomness**: the games have none. The seed only feeds
 //!   [`VectorEnv::random_actions`]: episode `e` of env `k` (counted from the
 //!   last reset) draws with the stream of game `e * num_envs + k`
-//!   ([`Rng::for_game`]), as the "micro" policy does, so it plays exactly
-//!   the playout game of that index.
+//!   ([`Rng::for_game`]), one draw per decision as the "micro" policy does,
+//!   so stepped with its random actions it plays exactly the playout game of
+//!   that index. The draw is made when the decision is reached, in the
+//!   parallel step, whatever action is then taken.
+//! - **Observations are updated in place**: a step rewrites only the floats
+//!   of an observation that changed, so `out.observations` must still hold
+//!   what the last [`VectorEnv::reset`] or [`VectorEnv::step`] of this env
+//!   wrote there. A buffer other than the last one written is written in
+//!   full, and `reset` always writes in full.
 //!
 //! Envs are independent, so they are stepped in parallel (with rayon) once
 //! there are enough of them; results never depend on the thread count.
@@ -35,6 +42,13 @@ pub trait Observe: Game {
     /// Writes the observation of the current decision into `out`, which has
     /// `planes * height * width` floats; every float is overwritten.
     fn write_observation(&self, out: &mut [f32]);
+
+    /// Turns `out`, which holds the observation of `shown`, into the
+    /// observation of `self`; by default by writing it in full.
+    fn update_observation(&self, shown: &Self, out: &mut [f32]) {
+        let _ = shown;
+        self.write_observation(out);
+    }
 
     /// Writes 1 for every action of `actions` and 0 for every other id into
     /// `out`, which has `num_actions()` entries.
@@ -90,13 +104,31 @@ const PARALLEL_MIN_ENVS: usize = 64;
 /// Envs per parallel task, at least.
 const CHUNK_ENVS: usize = 32;
 
-/// One env: its state, the legal actions of its current decision, and the
-/// episode it is in with that episode's random stream.
+/// One env: its state, the legal actions of its current decision, the
+/// episode it is in with that episode's random stream and the stream's draw
+/// for this decision, and the state whose observation was last written.
 struct Slot<G: Game> {
     state: G,
     legal: G::Actions,
     episode: u64,
     rng: Rng,
+    random_action: i64,
+    shown: Option<G>,
+}
+
+impl<G: Game> Slot<G> {
+    /// Draws the random action of the current decision: the `below(len)`-th
+    /// legal action in ascending id order, as the "micro" policy does, or
+    /// `-1` (drawing nothing) when the game is over.
+    fn draw(&mut self) {
+        let n = self.legal.len();
+        self.random_action = if n == 0 {
+            -1
+        } else {
+            let k = self.rng.below(u64::from(n)) as u32;
+            i64::from(self.legal.nth(k).expect("k is below the action count"))
+        };
+    }
 }
 
 /// `num_envs` games from the same start, stepped together.
@@ -121,6 +153,8 @@ pub struct VectorEnv<G: Game> {
     slots: Vec<Slot<G>>,
     seed: u64,
     auto_reset: bool,
+    /// The address of the observation buffer last written.
+    written: Option<usize>,
 }
 
 /// Owned buffers of the right sizes for a [`VectorEnv`] (the Python binding
@@ -167,6 +201,7 @@ where
             slots,
             seed,
             auto_reset,
+            written: None,
         }
     }
 
@@ -281,23 +316,18 @@ where
         Ok(())
     }
 
-    /// Draws the next action of every env from its episode's stream, as the
-    /// "micro" policy does: the `below(len)`-th legal action in ascending id
-    /// order. A finished env gets `-1` and draws nothing.
+    /// Writes each env's random action for its current decision, drawn from
+    /// its episode's stream as the "micro" policy draws (see the module
+    /// docs); `-1` for a finished env. Until the next step or reset, every
+    /// call gives the same actions.
     ///
     /// # Panics
     ///
     /// Panics if `out` does not have one entry per env.
-    pub fn random_actions(&mut self, out: &mut [i64]) {
+    pub fn random_actions(&self, out: &mut [i64]) {
         assert_eq!(out.len(), self.num_envs(), "one action per env");
-        for (slot, action) in self.slots.iter_mut().zip(out) {
-            let n = slot.legal.len();
-            *action = if n == 0 {
-                -1
-            } else {
-                let k = slot.rng.below(u64::from(n)) as u32;
-                i64::from(slot.legal.nth(k).expect("k is below the action count"))
-            };
+        for (slot, action) in self.slots.iter().zip(out) {
+            *action = slot.random_action;
         }
     }
 
@@ -312,33 +342,34 @@ where
         assert_eq!(out.rewards.len(), n * 2, "reward buffer");
         assert_eq!(out.terminated.len(), n, "terminated buffer");
         assert_eq!(out.current_player.len(), n, "current player buffer");
-        let rows: Vec<Row<'_>> = out
-            .observations
-            .chunks_mut(obs_len)
-            .zip(out.masks.chunks_mut(num_actions))
-            .zip(out.rewards.chunks_mut(2))
-            .zip(out.terminated.iter_mut())
-            .zip(out.current_player.iter_mut())
-            .map(
-                |((((observation, mask), rewards), terminated), current_player)| Row {
-                    observation,
-                    mask,
-                    rewards,
-                    terminated,
-                    current_player,
-                },
-            )
-            .collect();
+        let address = out.observations.as_ptr() as usize;
         let ctx = Context {
             start: &self.start,
             seed: self.seed,
             num_envs: n,
             auto_reset: self.auto_reset,
+            update: actions.is_some() && self.written == Some(address),
+        };
+        self.written = Some(address);
+        let row = |((((observation, mask), rewards), terminated), current_player)| Row {
+            observation,
+            mask,
+            rewards,
+            terminated,
+            current_player,
         };
         let step = |(k, (slot, mut row)): (usize, (&mut Slot<G>, Row<'_>))| {
             ctx.step_slot(k, slot, actions.map(|a| a[k]), &mut row);
         };
+        // The rows are zipped in place, serially or in parallel, rather than
+        // collected first: that would be a serial pass over every env.
         if n >= PARALLEL_MIN_ENVS {
+            let rows = (out.observations.par_chunks_mut(obs_len))
+                .zip(out.masks.par_chunks_mut(num_actions))
+                .zip(out.rewards.par_chunks_mut(2))
+                .zip(out.terminated.par_iter_mut())
+                .zip(out.current_player.par_iter_mut())
+                .map(row);
             self.slots
                 .par_iter_mut()
                 .zip(rows)
@@ -346,6 +377,12 @@ where
                 .with_min_len(CHUNK_ENVS)
                 .for_each(step);
         } else {
+            let rows = (out.observations.chunks_mut(obs_len))
+                .zip(out.masks.chunks_mut(num_actions))
+                .zip(out.rewards.chunks_mut(2))
+                .zip(out.terminated.iter_mut())
+                .zip(out.current_player.iter_mut())
+                .map(row);
             self.slots.iter_mut().zip(rows).enumerate().for_each(step);
         }
     }
@@ -362,12 +399,16 @@ fn episode_rng(seed: u64, num_envs: usize, env: usize, episode: u64) -> Rng {
 
 /// Env `env` at the start of episode `episode`.
 fn fresh_slot<G: Game>(start: &G, seed: u64, num_envs: usize, env: usize, episode: u64) -> Slot<G> {
-    Slot {
+    let mut slot = Slot {
         state: start.clone(),
         legal: start.legal_actions(),
         episode,
         rng: episode_rng(seed, num_envs, env, episode),
-    }
+        random_action: -1,
+        shown: None,
+    };
+    slot.draw();
+    slot
 }
 
 /// What stepping one env needs besides the env.
@@ -376,6 +417,8 @@ struct Context<'a, G> {
     seed: u64,
     num_envs: usize,
     auto_reset: bool,
+    /// Whether the observations hold those of the slots' `shown` states.
+    update: bool,
 }
 
 /// One env's part of the outputs.
@@ -402,6 +445,7 @@ where
             Some(action) => {
                 slot.state.apply(action as Action);
                 slot.legal = slot.state.legal_actions();
+                slot.draw();
                 if slot.state.winner().is_some() || slot.legal.is_empty() {
                     *row.terminated = true;
                     if let Some(winner) = slot.state.winner() {
@@ -409,14 +453,20 @@ where
                         row.rewards[1 - winner] = -1.0;
                     }
                     if self.auto_reset {
+                        let shown = slot.shown.take();
                         *slot =
                             fresh_slot(self.start, self.seed, self.num_envs, env, slot.episode + 1);
+                        slot.shown = shown;
                     }
                 }
             }
             None => {}
         }
-        slot.state.write_observation(row.observation);
+        match &slot.shown {
+            Some(shown) if self.update => slot.state.update_observation(shown, row.observation),
+            _ => slot.state.write_observation(row.observation),
+        }
+        slot.shown = Some(slot.state.clone());
         G::write_mask(&slot.legal, row.mask);
         *row.current_player = if slot.legal.is_empty() {
             -1
@@ -512,6 +562,24 @@ mod tests {
                 assert_eq!(out.terminated[0], many_out.terminated[k]);
                 assert_eq!(out.rewards, many_out.rewards[2 * k..2 * k + 2]);
             }
+        }
+    }
+
+    #[test]
+    fn another_buffer_is_written_in_full() {
+        let (n, variant) = (3, Variant::Small);
+        let mut env = VectorEnv::new(start(variant), n, 8, true);
+        let mut buffers = [env.buffers(), env.buffers()];
+        env.reset(None, &mut buffers[0].outputs());
+        let mut actions = vec![0; n];
+        for step in 0..200 {
+            // Alternate buffers: each still holds the observations of two
+            // decisions ago, which must not be taken for the last ones.
+            let out = &mut buffers[step % 2];
+            env.random_actions(&mut actions);
+            env.step(&actions, &mut out.outputs()).unwrap();
+            let full: Vec<f32> = (0..n).flat_map(|k| env.state(k).observation()).collect();
+            assert_eq!(out.observations, full, "step {step}");
         }
     }
 

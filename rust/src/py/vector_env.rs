@@ -17,6 +17,10 @@ use crate::vector_env::{Observe, Outputs, VectorEnv};
 use crate::veletas::{DecisionState, Lines, Position, Rules};
 
 /// `num_envs` games of the same rules, stepped together.
+///
+/// The env writes into arrays of its own and hands out read-only views of
+/// them: observations are updated in place, one changed rank at a time, so
+/// they must not change between steps.
 #[pyclass(name = "VectorEnv", module = "veletas._veletas")]
 pub struct PyVectorEnv {
     env: VectorEnv<DecisionState>,
@@ -25,6 +29,23 @@ pub struct PyVectorEnv {
     rewards: Py<PyArray2<f32>>,
     terminated: Py<PyArray1<bool>>,
     current_player: Py<PyArray1<i8>>,
+    views: Views,
+}
+
+/// Read-only views of the buffers, as `reset` and `step` return them.
+struct Views {
+    observations: Py<PyAny>,
+    masks: Py<PyAny>,
+    rewards: Py<PyAny>,
+    terminated: Py<PyAny>,
+    current_player: Py<PyAny>,
+}
+
+/// A read-only view of `array`.
+fn read_only(array: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let view = array.call_method0("view")?;
+    view.getattr("flags")?.setattr("writeable", false)?;
+    Ok(view.unbind())
 }
 
 /// `value` as a u64, or a `ValueError` naming `what`.
@@ -170,6 +191,13 @@ impl PyVectorEnv {
         let rewards = zeros(vec![num_envs, 2], "float32")?.cast_into()?;
         let terminated = zeros(vec![num_envs], "bool")?.cast_into()?;
         let current_player = zeros(vec![num_envs], "int8")?.cast_into()?;
+        let views = Views {
+            observations: read_only(observations.as_any())?,
+            masks: read_only(masks.as_any())?,
+            rewards: read_only(rewards.as_any())?,
+            terminated: read_only(terminated.as_any())?,
+            current_player: read_only(current_player.as_any())?,
+        };
         let env = VectorEnv::new(start, num_envs, seed, auto_reset);
         let mut this = PyVectorEnv {
             env,
@@ -178,6 +206,7 @@ impl PyVectorEnv {
             rewards: Bound::unbind(rewards),
             terminated: Bound::unbind(terminated),
             current_player: Bound::unbind(current_player),
+            views,
         };
         this.with_buffers(py, |env, out| env.reset(None, out))?;
         Ok(this)
@@ -194,9 +223,9 @@ impl PyVectorEnv {
         let seed = seed.map(|s| unsigned(s, "seed", 0)).transpose()?;
         self.with_buffers(py, |env, out| env.reset(seed, out))?;
         (
-            self.observations.bind(py),
-            self.masks.bind(py),
-            self.current_player.bind(py),
+            self.views.observations.bind(py),
+            self.views.masks.bind(py),
+            self.views.current_player.bind(py),
         )
             .into_pyobject(py)
     }
@@ -245,21 +274,21 @@ impl PyVectorEnv {
         self.with_buffers(py, |env, out| env.step(actions, out))?
             .expect("the actions were checked");
         (
-            self.observations.bind(py),
-            self.masks.bind(py),
-            self.rewards.bind(py),
-            self.terminated.bind(py),
-            self.current_player.bind(py),
+            self.views.observations.bind(py),
+            self.views.masks.bind(py),
+            self.views.rewards.bind(py),
+            self.views.terminated.bind(py),
+            self.views.current_player.bind(py),
         )
             .into_pyobject(py)
     }
 
-    /// The next action of every env drawn from its episode's stream, as the
-    /// "micro" policy draws (-1 for a finished env); a new int64 array.
-    fn random_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+    /// Each env's random action for its current decision, drawn from its
+    /// episode's stream as the "micro" policy draws (-1 for a finished env);
+    /// a new int64 array, the same until the next step or reset.
+    fn random_actions<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
         let mut actions = vec![0; self.env.num_envs()];
-        let env = &mut self.env;
-        py.detach(|| env.random_actions(&mut actions));
+        self.env.random_actions(&mut actions);
         PyArray1::from_vec(py, actions)
     }
 

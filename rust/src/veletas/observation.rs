@@ -70,7 +70,64 @@ pub const fn observation_len(size: u32) -> usize {
     PLANES * (size * size) as usize
 }
 
+/// What an observation shows, in a form that is cheap to compare: the
+/// squares of each square plane and the value of each constant plane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Planes {
+    squares: [Bitboard; SQUARE_PLANES],
+    constants: [bool; PLANES - SQUARE_PLANES],
+}
+
+/// Planes 0 to 6 mark squares; the others are constant.
+const SQUARE_PLANES: usize = plane::PASSED;
+
 impl DecisionState {
+    /// What the observation of this decision shows.
+    fn planes(&self) -> Planes {
+        let pos = self.position();
+        let own = pos.turn();
+        let opponent = own.other();
+        let (origin, destination, passed) = match self.stage() {
+            Stage::Start => (None, None, false),
+            Stage::Destination { origin } => (Some(origin), None, false),
+            Stage::Target { moved: None } => (None, None, true),
+            Stage::Target {
+                moved: Some((origin, destination)),
+            } => (Some(origin), Some(destination), false),
+        };
+        let one = |square: Option<Square>| square.map_or(Bitboard::EMPTY, Bitboard::from);
+        let phase = pos.phase();
+        Planes {
+            squares: [
+                pos.stones(own),
+                pos.stones(opponent),
+                pos.shooters(),
+                pos.claimed(own),
+                pos.claimed(opponent),
+                one(origin),
+                one(destination),
+            ],
+            constants: [
+                passed,
+                phase == Phase::Setup,
+                phase == Phase::Pie,
+                phase == Phase::Play,
+                own == Color::White,
+            ],
+        }
+    }
+
+    /// The area of a plane, after checking that `out` holds one observation.
+    fn plane_area(&self, out: &[f32]) -> usize {
+        let size = self.size() as usize;
+        assert_eq!(
+            out.len(),
+            PLANES * size * size,
+            "an observation of a {size}x{size} board"
+        );
+        size * size
+    }
+
     /// Writes the observation of this decision into `out`, which must hold
     /// exactly [`observation_len`] floats; every float is overwritten.
     ///
@@ -94,50 +151,61 @@ impl DecisionState {
     /// assert_eq!(out.iter().sum::<f32>(), 1.0 + 49.0);
     /// ```
     pub fn write_observation(&self, out: &mut [f32]) {
+        let area = self.plane_area(out);
         let size = self.size() as usize;
-        let area = size * size;
-        assert_eq!(
-            out.len(),
-            PLANES * area,
-            "an observation of a {size}x{size} board"
-        );
-        let pos = self.position();
-        let own = pos.turn();
-        let opponent = own.other();
-        let (origin, destination, passed) = match self.stage() {
-            Stage::Start => (None, None, false),
-            Stage::Destination { origin } => (Some(origin), None, false),
-            Stage::Target { moved: None } => (None, None, true),
-            Stage::Target {
-                moved: Some((origin, destination)),
-            } => (Some(origin), Some(destination), false),
-        };
-        let one = |square: Option<Square>| square.map_or(Bitboard::EMPTY, Bitboard::from);
-        let squares = [
-            pos.stones(own),
-            pos.stones(opponent),
-            pos.shooters(),
-            pos.claimed(own),
-            pos.claimed(opponent),
-            one(origin),
-            one(destination),
-        ];
-        let phase = match pos.phase() {
-            Phase::Setup => plane::SETUP,
-            Phase::Pie => plane::PIE,
-            Phase::Play => plane::PLAY,
-        };
-        for (index, out) in out.chunks_exact_mut(area).enumerate() {
-            if let Some(&squares) = squares.get(index) {
-                out.fill(0.0);
-                mark_squares(out, squares, size, 1.0);
-            } else {
-                let on = match index {
-                    plane::PASSED => passed,
-                    plane::WHITE_TO_ACT => own == Color::White,
-                    _ => index == phase,
-                };
-                out.fill(f32::from(u8::from(on)));
+        let planes = self.planes();
+        let board = Bitboard::board(self.size());
+        // Planes are sliced by index, not by `chunks_exact_mut`, which
+        // divides by the plane's area.
+        for (index, &squares) in planes.squares.iter().enumerate() {
+            let plane = &mut out[index * area..][..area];
+            write_ranks(plane, squares, board, size, &BITS_AS_FLOATS);
+        }
+        for (index, &on) in planes.constants.iter().enumerate() {
+            out[(SQUARE_PLANES + index) * area..][..area].fill(f32::from(u8::from(on)));
+        }
+    }
+
+    /// Turns `out`, which holds the observation of `shown` (a state of the
+    /// same rules), into the observation of this decision, writing only the
+    /// floats that differ.
+    ///
+    /// A vector env steps a game one decision at a time, and a decision
+    /// changes few squares: rewriting the whole observation would cost more
+    /// than the step itself.
+    ///
+    /// # Panics
+    ///
+    /// Panics if `out` has the wrong length.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use _veletas::veletas::{DecisionState, Position, Rules, Variant};
+    ///
+    /// let start = DecisionState::new(Position::new(Rules::variant(Variant::Small)));
+    /// let mut next = start;
+    /// next.apply(0).unwrap();
+    /// let mut out = start.observation();
+    /// next.update_observation(&start, &mut out);
+    /// assert_eq!(out, next.observation());
+    /// ```
+    pub fn update_observation(&self, shown: &DecisionState, out: &mut [f32]) {
+        let area = self.plane_area(out);
+        let size = self.size() as usize;
+        let (old, new) = (shown.planes(), self.planes());
+        if old == new {
+            return;
+        }
+        let changes = old.squares.iter().zip(&new.squares).enumerate();
+        for (index, (&old, &new)) in changes {
+            let plane = &mut out[index * area..][..area];
+            write_ranks(plane, new, old ^ new, size, &BITS_AS_FLOATS);
+        }
+        let changes = old.constants.iter().zip(&new.constants).enumerate();
+        for (index, (&old, &new)) in changes {
+            if old != new {
+                out[(SQUARE_PLANES + index) * area..][..area].fill(f32::from(u8::from(new)));
             }
         }
     }
@@ -151,25 +219,79 @@ impl DecisionState {
     }
 }
 
-/// Writes `one` on the squares of `squares` into the rank-major N x N
-/// `plane`, leaving the other entries as they are.
+/// Row `x` holds bit `i` of `x` at entry `i`, as `one` or `zero`: eight
+/// squares of a rank at a time, without a branch.
+const fn bit_table<T: Copy>(zero: T, one: T) -> [[T; 8]; 256] {
+    let mut table = [[zero; 8]; 256];
+    let mut x = 0;
+    while x < 256 {
+        let mut i = 0;
+        while i < 8 {
+            if x >> i & 1 == 1 {
+                table[x][i] = one;
+            }
+            i += 1;
+        }
+        x += 1;
+    }
+    table
+}
+
+static BITS_AS_FLOATS: [[f32; 8]; 256] = bit_table(0.0, 1.0);
+static BITS_AS_BYTES: [[i8; 8]; 256] = bit_table(0, 1);
+
+/// Rewrites, in the rank-major N x N `plane`, the ranks from the lowest to
+/// the highest that has a square of `ranks`, as `squares` shows them (1 on
+/// its squares, 0 elsewhere); the other ranks are left as they are.
 ///
 /// Observations and masks are written at every step of a vector env, so
-/// this walks the set rank by rank with word operations rather than square
-/// by square.
+/// this copies whole ranks from a table rather than going square by square,
+/// rewrites the ranks in between rather than branch on each, and is compiled
+/// for each board size, so that every copy has a fixed length.
 #[inline]
-fn mark_squares<T: Copy>(plane: &mut [T], squares: Bitboard, size: usize, one: T) {
-    let mut bits = squares.0;
-    for row in plane.chunks_exact_mut(size) {
-        if bits == 0 {
-            break;
+fn write_ranks<T: Copy>(
+    plane: &mut [T],
+    squares: Bitboard,
+    ranks: Bitboard,
+    size: usize,
+    table: &[[T; 8]; 256],
+) {
+    match size {
+        5 => write_ranks_of::<T, 5>(plane, squares, ranks, table),
+        6 => write_ranks_of::<T, 6>(plane, squares, ranks, table),
+        7 => write_ranks_of::<T, 7>(plane, squares, ranks, table),
+        8 => write_ranks_of::<T, 8>(plane, squares, ranks, table),
+        9 => write_ranks_of::<T, 9>(plane, squares, ranks, table),
+        10 => write_ranks_of::<T, 10>(plane, squares, ranks, table),
+        _ => unreachable!("board sizes run from 5 to 10, not {size}"),
+    }
+}
+
+/// [`write_ranks`] on an N x N board.
+#[inline]
+fn write_ranks_of<T: Copy, const N: usize>(
+    plane: &mut [T],
+    squares: Bitboard,
+    ranks: Bitboard,
+    table: &[[T; 8]; 256],
+) {
+    const FILES: u128 = (1 << MAX_SIZE) - 1;
+    if ranks.is_empty() {
+        return;
+    }
+    let first = (ranks.0.trailing_zeros() / STRIDE) as usize;
+    let last = (ranks.0.ilog2() / STRIDE) as usize;
+    let mut bits = squares.0 >> (first as u32 * STRIDE);
+    for rank in first..=last {
+        let files = (bits & FILES) as usize;
+        let row = &mut plane[rank * N..][..N];
+        if N > 8 {
+            row[..8].copy_from_slice(&table[files & 0xFF]);
+            row[8..].copy_from_slice(&table[files >> 8][..N - 8]);
+        } else {
+            row.copy_from_slice(&table[files][..N]);
         }
-        let mut files = bits as u64 & ((1 << MAX_SIZE) - 1);
         bits >>= STRIDE;
-        while files != 0 {
-            row[files.trailing_zeros() as usize] = one;
-            files &= files - 1;
-        }
     }
 }
 
@@ -186,6 +308,11 @@ impl Observe for DecisionState {
     }
 
     #[inline]
+    fn update_observation(&self, shown: &DecisionState, out: &mut [f32]) {
+        DecisionState::update_observation(self, shown, out);
+    }
+
+    #[inline]
     fn write_mask(actions: &Actions, out: &mut [i8]) {
         write_mask(actions, out);
     }
@@ -196,16 +323,16 @@ impl Observe for DecisionState {
 ///
 /// # Panics
 ///
-/// Panics if `out` is shorter than N * N + 2.
+/// Panics if `out` does not have N * N + 2 entries.
 #[inline]
 pub fn write_mask(actions: &Actions, out: &mut [i8]) {
-    out.fill(0);
     let size = actions.size() as usize;
-    mark_squares(&mut out[..size * size], actions.squares(), size, 1);
+    let area = size * size;
+    assert_eq!(out.len(), area + 2, "a mask of a {size}x{size} board");
+    let board = Bitboard::board(actions.size());
+    write_ranks(out, actions.squares(), board, size, &BITS_AS_BYTES);
     for special in [actions.pass(), actions.swap()] {
-        if actions.contains(special) {
-            out[usize::from(special)] = 1;
-        }
+        out[usize::from(special)] = i8::from(actions.contains(special));
     }
 }
 
@@ -318,6 +445,25 @@ mod tests {
                     };
                     assert_eq!(value, f32::from(u8::from(expected)), "{index}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn updating_an_observation_gives_the_full_observation() {
+        // Every board size (ranks of 5 to 10 files: every split into table
+        // copies), from any shown state to any other.
+        for size in 5..=MAX_SIZE {
+            let rules = Rules::new(size, 3, SetupRule::Perimeter, Lines::ShootersPass).unwrap();
+            let states = decision_states(rules, u64::from(size));
+            let mut rng = Rng::for_game(size.into(), 1);
+            let mut shown = states[0];
+            let mut out = shown.observation();
+            for _ in 0..2000 {
+                let next = states[rng.below(states.len() as u64) as usize];
+                next.update_observation(&shown, &mut out);
+                assert_eq!(out, next.observation(), "from {shown:?} to {next:?}");
+                shown = next;
             }
         }
     }
