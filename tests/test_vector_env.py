@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 import veletas
@@ -174,6 +176,26 @@ def test_a_bad_action_names_the_env_and_changes_nothing() -> None:
     with pytest.raises(TypeError, match="actions must be integers"):
         env.step(np.zeros(3))
     assert [env.state(k) for k in range(3)] == states
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        lambda a: a,
+        lambda a: np.repeat(a, 2)[::2],  # int64, not contiguous
+        lambda a: a.astype(np.int16),
+        lambda a: a.astype(np.uint8),
+        lambda a: a.tolist(),
+    ],
+    ids=["int64", "strided", "int16", "uint8", "list"],
+)
+def test_actions_may_come_in_any_integer_form(form: Callable[[np.ndarray], object]) -> None:
+    env, twin = VectorEnv(4, variant="small", seed=6), VectorEnv(4, variant="small", seed=6)
+    for _ in range(30):
+        actions = env.random_actions()
+        expected = [a.copy() for a in twin.step(actions)]
+        for mine, theirs in zip(env.step(form(actions)), expected, strict=True):
+            np.testing.assert_array_equal(mine, theirs)
 
 
 def test_buffers_are_reused() -> None:

@@ -100,6 +100,21 @@ fn make_rules<'py>(
     Ok(rules)
 }
 
+/// `actions` as an int64 numpy array, or a `TypeError` if they are not
+/// integers.
+fn int64_array<'py>(py: Python<'py>, actions: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let numpy = py.import("numpy")?;
+    let array = numpy.call_method1("asarray", (actions,))?;
+    let kind: String = array.getattr("dtype")?.getattr("kind")?.extract()?;
+    if kind != "i" && kind != "u" {
+        return Err(PyTypeError::new_err(format!(
+            "actions must be integers, got an array of dtype {}",
+            array.getattr("dtype")?.str()?
+        )));
+    }
+    array.call_method1("astype", (numpy.getattr("int64")?,))
+}
+
 impl PyVectorEnv {
     /// Runs `f` on the core env and the buffers, with the GIL released.
     fn with_buffers<T: Send>(
@@ -237,16 +252,18 @@ impl PyVectorEnv {
         py: Python<'py>,
         actions: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        let numpy = py.import("numpy")?;
-        let array = numpy.call_method1("asarray", (actions,))?;
-        let kind: String = array.getattr("dtype")?.getattr("kind")?.extract()?;
-        if kind != "i" && kind != "u" {
-            return Err(PyTypeError::new_err(format!(
-                "actions must be integers, got an array of dtype {}",
-                array.getattr("dtype")?.str()?
-            )));
-        }
-        let array = array.call_method1("astype", (numpy.getattr("int64")?,))?;
+        // The common case, a contiguous int64 array such as `random_actions()`
+        // gives, is read as it is; anything else is converted first.
+        let converted;
+        let ready = actions
+            .cast::<PyArray1<i64>>()
+            .is_ok_and(PyUntypedArrayMethods::is_contiguous);
+        let array = if ready {
+            actions
+        } else {
+            converted = int64_array(py, actions)?;
+            &converted
+        };
         let actions: PyReadonlyArray1<'_, i64> = array.extract().map_err(|_| {
             PyValueError::new_err(format!(
                 "actions must be one-dimensional, got shape {}",
