@@ -185,7 +185,7 @@ impl DecisionState {
     ///
     /// let start = DecisionState::new(Position::new(Rules::variant(Variant::Small)));
     /// let mut next = start;
-    /// next.apply(0).unwrap();
+    /// next.apply(8).unwrap(); // a shooter on b2
     /// let mut out = start.observation();
     /// next.update_observation(&start, &mut out);
     /// assert_eq!(out, next.observation());
