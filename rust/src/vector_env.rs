@@ -45,8 +45,7 @@ pub trait Observe: Game {
 
     /// Turns `out`, which holds the observation of `shown`, into the
     /// observation of `self`; by default by writing it in full.
-    fn update_observation(&self, shown: &Self, out: &mut [f32]) {
-        let _ = shown;
+    fn update_observation(&self, _shown: &Self, out: &mut [f32]) {
         self.write_observation(out);
     }
 
@@ -453,6 +452,7 @@ where
                         row.rewards[1 - winner] = -1.0;
                     }
                     if self.auto_reset {
+                        // The row still shows the finished game: keep that.
                         let shown = slot.shown.take();
                         *slot =
                             fresh_slot(self.start, self.seed, self.num_envs, env, slot.episode + 1);

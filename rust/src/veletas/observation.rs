@@ -197,6 +197,8 @@ impl DecisionState {
         if old == new {
             return;
         }
+        // The same loops as a full write but for the ranks and constants
+        // compared: folding the two into one costs a vector env 5%.
         let changes = old.squares.iter().zip(&new.squares).enumerate();
         for (index, (&old, &new)) in changes {
             let plane = &mut out[index * area..][..area];
