@@ -69,3 +69,91 @@ pub fn random_action<G: Game>(state: &G, rng: &mut Rng) -> Option<Action> {
         n => actions.nth(rng.below(u64::from(n)) as u32),
     }
 }
+
+/// A position at the level of whole moves, as the rules write them: what
+/// perft, the vector files and a board's bindings need of a game.
+///
+/// [`Game`] is the decision-level view that search and playouts use; this
+/// is the move-level one. Every game implements both.
+pub trait MovePosition: Clone {
+    /// A whole move of the game's notation.
+    type Move: Copy;
+
+    /// Appends the legal moves to `moves` (after clearing it), in the game's
+    /// canonical order; none once the game is over.
+    fn legal_moves_into(&self, moves: &mut Vec<Self::Move>);
+
+    /// The number of legal moves.
+    fn count_legal_moves(&self) -> u64 {
+        let mut moves = Vec::new();
+        self.legal_moves_into(&mut moves);
+        moves.len() as u64
+    }
+
+    /// Plays a legal `m`; the result of an illegal one is unspecified.
+    fn play_unchecked(&mut self, m: Self::Move);
+
+    /// `perft(self, depth)` when the game can count it faster than by
+    /// playing every move; `None` to play them.
+    fn perft_shortcut(&self, _depth: u32) -> Option<u64> {
+        None
+    }
+}
+
+/// The number of move sequences of exactly `depth` moves from `pos`:
+/// `perft(pos, 0) == 1`, and `perft(pos, 1)` is the number of legal moves,
+/// counted without playing them (as is the last ply of any depth).
+pub fn perft<P: MovePosition>(pos: &P, depth: u32) -> u64 {
+    perft_with(pos, depth, &mut Vec::new(), 0)
+}
+
+/// The perft count below each legal move at `depth` (so for `depth - 1`
+/// after it), in canonical move order. Empty for `depth == 0`.
+pub fn perft_divide<P: MovePosition>(pos: &P, depth: u32) -> Vec<(P::Move, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
+    let mut moves = Vec::new();
+    pos.legal_moves_into(&mut moves);
+    let mut buffers = Vec::new();
+    moves
+        .into_iter()
+        .map(|m| {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            (m, perft_with(&child, depth - 1, &mut buffers, 0))
+        })
+        .collect()
+}
+
+/// Perft with one reusable move buffer per level, created when first
+/// reached: even an absurd depth allocates only as many buffers as the game
+/// has plies left.
+fn perft_with<P: MovePosition>(
+    pos: &P,
+    depth: u32,
+    buffers: &mut Vec<Vec<P::Move>>,
+    level: usize,
+) -> u64 {
+    match depth {
+        0 => return 1,
+        1 => return pos.count_legal_moves(),
+        _ => {}
+    }
+    if let Some(nodes) = pos.perft_shortcut(depth) {
+        return nodes;
+    }
+    if buffers.len() <= level {
+        buffers.push(Vec::new());
+    }
+    let mut moves = std::mem::take(&mut buffers[level]);
+    pos.legal_moves_into(&mut moves);
+    let mut nodes = 0;
+    for &m in &moves {
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        nodes += perft_with(&child, depth - 1, buffers, level + 1);
+    }
+    buffers[level] = moves;
+    nodes
+}

@@ -1,6 +1,7 @@
 //! Perft: counting move sequences to check move generation (RULES.md section 6).
 
 use super::bitboard::Bitboard;
+use crate::game::{self, MovePosition};
 use super::lines;
 use super::moves::Move;
 use super::position::{Phase, Position};
@@ -21,54 +22,36 @@ use super::square::Square;
 /// assert_eq!(perft(&start, 1), 25);
 /// ```
 pub fn perft(pos: &Position, depth: u32) -> u64 {
-    perft_with(pos, depth, &mut Vec::new(), 0)
+    game::perft(pos, depth)
 }
 
 /// The perft count below each legal move at `depth` (so for `depth - 1`
 /// after it), in canonical move order. Empty for `depth == 0`.
 pub fn perft_divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
-    if depth == 0 {
-        return Vec::new();
-    }
-    let mut buffers = Vec::new();
-    pos.legal_moves()
-        .into_iter()
-        .map(|m| {
-            let mut child = *pos;
-            child.play_unchecked(m);
-            (m, perft_with(&child, depth - 1, &mut buffers, 0))
-        })
-        .collect()
+    game::perft_divide(pos, depth)
 }
 
-/// Perft with one reusable move buffer per level, created when first
-/// reached: a game ends within about N * N plies, so even an absurd depth
-/// allocates only as many buffers as the game has plies left.
-fn perft_with(pos: &Position, depth: u32, buffers: &mut Vec<Vec<Move>>, level: usize) -> u64 {
-    match depth {
-        0 => 1,
-        1 => pos.count_legal_moves() as u64,
-        2 if pos.phase() == Phase::Play
-            && pos.rules().lines() == Lines::ShootersPass
-            && pos.winner().is_none() =>
-        {
-            perft_2_play_pass(pos)
-        }
-        _ => {
-            if buffers.len() <= level {
-                buffers.push(Vec::new());
-            }
-            let mut moves = std::mem::take(&mut buffers[level]);
-            pos.legal_moves_into(&mut moves);
-            let mut nodes = 0;
-            for &m in &moves {
-                let mut child = *pos;
-                child.play_unchecked(m);
-                nodes += perft_with(&child, depth - 1, buffers, level + 1);
-            }
-            buffers[level] = moves;
-            nodes
-        }
+impl MovePosition for Position {
+    type Move = Move;
+
+    fn legal_moves_into(&self, moves: &mut Vec<Move>) {
+        Position::legal_moves_into(self, moves);
+    }
+
+    fn count_legal_moves(&self) -> u64 {
+        Position::count_legal_moves(self) as u64
+    }
+
+    fn play_unchecked(&mut self, m: Move) {
+        Position::play_unchecked(self, m);
+    }
+
+    fn perft_shortcut(&self, depth: u32) -> Option<u64> {
+        (depth == 2
+            && self.phase() == Phase::Play
+            && self.rules().lines() == Lines::ShootersPass
+            && self.winner().is_none())
+        .then(|| perft_2_play_pass(self))
     }
 }
 
