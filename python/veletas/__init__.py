@@ -30,10 +30,21 @@ from veletas.errors import (
 )
 from veletas.playouts import Playouts, playouts
 
-IMPLEMENTATION = os.environ.get("VELETAS_IMPLEMENTATION", "rust")
-"""The backend in use: ``"rust"`` (the default) or ``"python"``."""
+try:
+    from veletas import _veletas as _native
+except ImportError:  # no compiled extension: the reference serves
+    _native = None
+
+IMPLEMENTATION = os.environ.get("VELETAS_IMPLEMENTATION", "rust" if _native else "python")
+"""The backend in use: ``"rust"`` (the default) or ``"python"`` (the default
+where the extension is not built)."""
 
 if IMPLEMENTATION == "rust":
+    if _native is None:
+        raise ImportError(
+            "VELETAS_IMPLEMENTATION=rust, but the compiled extension veletas._veletas "
+            "is not built; install veletas from a wheel or with a Rust toolchain"
+        )
     from veletas._veletas import Board, DecisionState, Move
 elif IMPLEMENTATION == "python":
     # The reference serves the same API; type checkers see the native stubs.
@@ -48,9 +59,24 @@ else:
         f"unknown VELETAS_IMPLEMENTATION {IMPLEMENTATION!r}: expected 'rust' or 'python'"
     )
 
-from veletas import bots, distributed, records, svg  # noqa: E402  (they use Board and Move)
-from veletas._veletas import VectorEnv  # noqa: E402
-from veletas.bots import GreedyBot, MctsBot, RandomBot  # noqa: E402
+from veletas import distributed, records, svg  # noqa: E402  (they use Board and Move)
+
+_NATIVE_ONLY = ("GreedyBot", "MctsBot", "RandomBot", "VectorEnv", "bots")
+
+if _native is not None:
+    from veletas import bots
+    from veletas._veletas import VectorEnv
+    from veletas.bots import GreedyBot, MctsBot, RandomBot
+else:
+
+    def __getattr__(name: str) -> object:
+        if name in _NATIVE_ONLY:
+            raise ImportError(
+                f"veletas.{name} needs the compiled extension veletas._veletas, "
+                "which is not built here; the pure-Python reference has no bots or VectorEnv"
+            )
+        raise AttributeError(f"module 'veletas' has no attribute {name!r}")
+
 
 BLACK = base.Color.BLACK
 WHITE = base.Color.WHITE
