@@ -1,0 +1,531 @@
+//! The "micro" policy, turn by turn: each decision of the action encoding
+//! drawn uniformly, on the bit kernels of [`super::super::kernel`].
+
+#[cfg(target_arch = "x86_64")]
+use std::sync::LazyLock;
+
+use super::super::bitboard::Bitboard;
+use super::super::color::Color;
+use super::super::decision::Action;
+#[cfg(target_arch = "x86_64")]
+use super::super::kernel::X86V3;
+use super::super::kernel::{Bits, Portable};
+use super::super::lines;
+use super::super::moves::Move;
+use super::super::position::{Phase, Position};
+use super::super::rules::{Rules, SetupRule};
+use super::super::square::{STRIDE, Square};
+use super::record::{MoveRecord, push_record};
+use super::Outcome;
+use crate::game::{ActionSet, Game};
+use crate::rng::Rng;
+
+pub(super) fn play_micro_game(
+    start: Position,
+    swapped: bool,
+    rng: &mut Rng,
+    moves: Option<&mut Vec<MoveRecord>>,
+) -> Outcome {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(x86_v3) = *X86_V3 {
+        // SAFETY: an `X86V3` exists only on a CPU with its features.
+        return unsafe { play_micro_game_x86_v3(x86_v3, start, swapped, rng, moves) };
+    }
+    play_micro_game_with(Portable, start, swapped, rng, moves)
+}
+
+/// [`play_micro_game_with`] compiled for the features of [`X86V3`] (AVX2,
+/// BMI1, BMI2, LZCNT), so that its instructions are inlined into the
+/// playout loop.
+///
+/// # Safety
+///
+/// The CPU must have these features.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt")]
+unsafe fn play_micro_game_x86_v3(
+    x86_v3: X86V3,
+    start: Position,
+    swapped: bool,
+    rng: &mut Rng,
+    moves: Option<&mut Vec<MoveRecord>>,
+) -> Outcome {
+    play_micro_game_with(x86_v3, start, swapped, rng, moves)
+}
+
+/// Whether the playouts use [`X86V3`], detected once.
+#[cfg(target_arch = "x86_64")]
+static X86_V3: LazyLock<Option<X86V3>> = LazyLock::new(X86V3::detect);
+
+/// One micro game from `start`, move by move, with the bit work of `bits`.
+#[inline(always)]
+pub(super) fn play_micro_game_with<B: Bits>(
+    bits: B,
+    start: Position,
+    swapped: bool,
+    rng: &mut Rng,
+    mut moves: Option<&mut Vec<MoveRecord>>,
+) -> Outcome {
+    let mut game = MicroGame::new(&start, swapped);
+    let mut plies = 0;
+    loop {
+        let m = if game.phase == Phase::Play {
+            game.play_turn(bits, rng)
+        } else {
+            game.play_placement(bits, rng)
+        };
+        let Some(m) = m else {
+            break;
+        };
+        plies += 1;
+        if let Some(moves) = moves.as_deref_mut() {
+            push_record(moves, m);
+        }
+    }
+    Outcome {
+        winner: game.winner_color(),
+        swapped: game.swapped,
+        plies,
+        claims: [u32::from(game.claims[0]), u32::from(game.claims[1])],
+    }
+}
+
+/// The choices of a decision of [`MicroGame`], numbered by bitboard index
+/// rather than by action id, so that no conversion is needed either way:
+/// ascending indices are ascending squares, just like the ids, and the one
+/// other choice (PASS in play, SWAP in the pie), numbered after every square,
+/// comes last like its id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Choices {
+    squares: Bitboard,
+    other: bool,
+}
+
+/// The number of PASS or SWAP among [`Choices`]: above every square index.
+pub(super) const OTHER: Action = 127;
+
+impl ActionSet for Choices {
+    #[inline(always)]
+    fn len(&self) -> u32 {
+        self.squares.count() + u32::from(self.other)
+    }
+
+    #[inline(always)]
+    fn nth(&self, k: u32) -> Option<Action> {
+        match self.squares.nth(k) {
+            Some(square) => Some(square.index() as Action),
+            None => (self.other && k == self.squares.count()).then_some(OTHER),
+        }
+    }
+
+    fn contains(&self, action: Action) -> bool {
+        if action == OTHER {
+            self.other
+        } else {
+            Square::from_index(u32::from(action)).is_some_and(|sq| self.squares.contains(sq))
+        }
+    }
+}
+
+/// The decision a turn is at (a flat [`super::Stage`], kept in plain fields that
+/// the inner loop reads and writes cheaply).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    Start,
+    Destination,
+    Target,
+}
+
+/// A micro playout: the game with only what the decisions need, and the
+/// sets they read kept up to date move by move. It offers the actions of
+/// [`super::DecisionState`] in the same order (a test holds them together), so
+/// [`crate::game::random_action`] plays the same games on it; the batch
+/// runner plays them a whole turn at a time ([`MicroGame::play_turn`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct MicroGame {
+    stones: [Bitboard; 2],
+    /// The unclaimed shooters.
+    shooters: Bitboard,
+    /// Every shooter, claimed or not (the spacing rule keeps away from them).
+    all_shooters: Bitboard,
+    empty: Bitboard,
+    /// What ends lines: stones, squares off the board, and with
+    /// `shooters_block` every shooter.
+    blockers: Bitboard,
+    rules: Rules,
+    phase: Phase,
+    turn: Color,
+    claims: [u8; 2],
+    claims_to_win: u8,
+    /// The colour with enough claims, once there is one.
+    winner: Option<Color>,
+    step: Step,
+    /// Whether a shooter moves this turn, from `origin` to `destination`.
+    moved: bool,
+    origin: Square,
+    destination: Square,
+    pub(super) swapped: bool,
+    /// Whether every unclaimed shooter can move (in play); true after every
+    /// play turn, whose claims take the trapped ones.
+    all_free: bool,
+}
+
+impl MicroGame {
+    pub(super) fn new(pos: &Position, swapped: bool) -> MicroGame {
+        let rules = pos.rules();
+        let mut game = MicroGame {
+            stones: [pos.stones(Color::Black), pos.stones(Color::White)],
+            shooters: pos.shooters(),
+            all_shooters: pos.all_shooters(),
+            empty: pos.empty(),
+            blockers: pos.blockers(),
+            rules,
+            phase: pos.phase(),
+            turn: pos.turn(),
+            claims: [
+                pos.claims(Color::Black) as u8,
+                pos.claims(Color::White) as u8,
+            ],
+            claims_to_win: rules.claims_to_win() as u8,
+            winner: None,
+            step: Step::Start,
+            moved: false,
+            origin: Square::A1,
+            destination: Square::A1,
+            swapped,
+            all_free: false,
+        };
+        game.all_free = game.phase == Phase::Play && game.movable() == game.shooters;
+        game.winner = game.claims_winner();
+        game
+    }
+
+    #[inline]
+    fn winner_color(&self) -> Option<Color> {
+        self.winner
+    }
+
+    /// The colour with enough claims (Black first, as [`Position::winner`]).
+    fn claims_winner(&self) -> Option<Color> {
+        if self.claims[0] >= self.claims_to_win {
+            Some(Color::Black)
+        } else if self.claims[1] >= self.claims_to_win {
+            Some(Color::White)
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    fn reach(&self, square: Square) -> Bitboard {
+        lines::reach(square, self.blockers, self.empty)
+    }
+
+    /// The unclaimed shooters without an empty neighbour: the only ones that
+    /// can be trapped.
+    #[inline(always)]
+    fn hemmed(&self) -> Bitboard {
+        // The squares next to an empty one, without edge masks: a step off
+        // the grid lands on a padding bit or above it, never on a shooter.
+        let empty = self.empty.0;
+        let row = empty | empty << 1 | empty >> 1;
+        let near = row | row << STRIDE | row >> STRIDE;
+        Bitboard(self.shooters.0 & !near)
+    }
+
+    /// The unclaimed shooters that can move.
+    fn movable(&self) -> Bitboard {
+        let hemmed = self.hemmed();
+        let mut movable = self.shooters - hemmed;
+        for sq in hemmed {
+            if self.reach(sq).any() {
+                movable.add(sq);
+            }
+        }
+        movable
+    }
+
+    /// Whether the next placement is a shooter (else the setup stone).
+    fn places_shooter(&self) -> bool {
+        let quota = match self.turn {
+            Color::Black => self.rules.first_shooters(),
+            Color::White => self.rules.shooters(),
+        };
+        self.phase == Phase::Pie || self.all_shooters.count() < quota
+    }
+
+    /// The squares open to the next setup placement (RULES.md section 3).
+    fn placements(&self) -> Bitboard {
+        if !self.places_shooter() {
+            return self.empty;
+        }
+        match self.rules.setup_rule() {
+            SetupRule::Perimeter => self.empty - Bitboard::ring(self.rules.size()),
+            SetupRule::Spacing => self.empty - self.all_shooters.king_fill(),
+        }
+    }
+
+    /// Whether the next action completes a turn (is a move).
+    #[cfg(test)]
+    pub(super) fn completes_turn(&self) -> bool {
+        self.step == Step::Target || self.phase != Phase::Play
+    }
+
+    /// The move that `action` completes; the next action must complete one.
+    pub(super) fn completed_move(&self, action: Action) -> Move {
+        if action == OTHER {
+            // The one other action that completes a turn.
+            return Move::Swap;
+        }
+        let square = Square::from_index_unchecked(u32::from(action));
+        match self.phase {
+            Phase::Setup | Phase::Pie if self.places_shooter() => Move::Shooter(square),
+            Phase::Play if self.moved => Move::Shot {
+                origin: self.origin,
+                destination: self.destination,
+                target: square,
+            },
+            // The setup stone, or a shot without a move.
+            Phase::Setup | Phase::Pie | Phase::Play => Move::Stone(square),
+        }
+    }
+
+    /// Takes a setup action: the swap, or the next placement on `square`.
+    fn place(&mut self, action: Action) {
+        if action == OTHER {
+            self.swapped = true;
+            self.phase = Phase::Setup;
+            return;
+        }
+        let square = Square::from_index_unchecked(u32::from(action));
+        self.empty.discard(square);
+        if self.places_shooter() {
+            self.shooters.add(square);
+            self.all_shooters.add(square);
+            if self.rules.lines().shooters_block() {
+                self.blockers.add(square);
+            }
+            self.phase = Phase::Setup;
+            return;
+        }
+        self.stones[self.turn.index()].add(square);
+        self.blockers.add(square);
+        if self.turn == Color::Black {
+            self.phase = Phase::Pie;
+        } else {
+            self.phase = Phase::Play;
+            // With `shooters_block`, a shooter may be trapped already.
+            self.all_free = self.movable() == self.shooters;
+        }
+        self.turn = self.turn.other();
+    }
+
+    /// Moves the shooter on `origin` to `destination`.
+    #[inline]
+    fn move_shooter(&mut self, origin: Square, destination: Square) {
+        // Each set holds exactly one of the two squares: toggle both.
+        let moved = Bitboard::from(origin) | Bitboard::from(destination);
+        self.shooters ^= moved;
+        self.all_shooters ^= moved;
+        self.empty ^= moved;
+        if self.rules.lines().shooters_block() {
+            self.blockers ^= moved;
+        }
+    }
+
+    /// Shoots onto `target`, after the turn's move if any; claims and ends
+    /// the turn.
+    #[inline(always)]
+    fn shoot<B: Bits>(&mut self, bits: B, target: Square) {
+        let bit = Bitboard::from(target);
+        self.stones[self.turn.index()] |= bit;
+        self.empty = self.empty - bit;
+        self.blockers |= bit;
+        // Only a shooter without an empty neighbour can be trapped.
+        for square in self.hemmed() {
+            if bits.is_empty(bits.reach(square, self.blockers, self.empty)) {
+                let claimant = super::super::claims::claimant(square, self.stones, self.turn);
+                self.claims[claimant.index()] += 1;
+                self.shooters.discard(square);
+                self.winner = self.claims_winner();
+            }
+        }
+        self.turn = self.turn.other();
+        self.step = Step::Start;
+        self.moved = false;
+        self.all_free = true;
+    }
+}
+
+impl MicroGame {
+    /// Plays a setup or pie move with the micro policy (one decision) and
+    /// returns it; `None` without a legal action.
+    #[inline(always)]
+    fn play_placement<B: Bits>(&mut self, bits: B, rng: &mut Rng) -> Option<Move> {
+        debug_assert!(self.phase != Phase::Play);
+        if self.winner_color().is_some() {
+            return None;
+        }
+        // The squares, then SWAP in the pie.
+        let squares = self.placements();
+        let n = squares.count() + u32::from(self.phase == Phase::Pie);
+        if n == 0 {
+            return None;
+        }
+        let k = rng.below(u64::from(n)) as u32;
+        let action = if k == squares.count() {
+            OTHER
+        } else {
+            bits.nth_square(squares, k).index() as Action
+        };
+        let m = self.completed_move(action);
+        self.place(action);
+        Some(m)
+    }
+
+    /// Plays a whole play turn with the micro policy and returns its move;
+    /// `None` once the game is over (a winner, or no legal action).
+    ///
+    /// The same draws, in the same order, as [`crate::game::random_action`]
+    /// at each of the turn's decisions (a test holds them together), without
+    /// stepping through [`Step`]s.
+    #[inline(always)]
+    fn play_turn<B: Bits>(&mut self, bits: B, rng: &mut Rng) -> Option<Move> {
+        debug_assert!(self.phase == Phase::Play && self.step == Step::Start);
+        if self.winner_color().is_some() {
+            return None;
+        }
+        let movable = if self.all_free {
+            self.shooters
+        } else {
+            self.movable()
+        };
+        if movable.is_empty() {
+            return None;
+        }
+        // The shooters, then PASS.
+        let shooters = movable.count();
+        let k = rng.below(u64::from(shooters) + 1) as u32;
+        let m = if k == shooters {
+            let mut targets = Bitboard::EMPTY;
+            for shooter in self.shooters {
+                targets |= bits.squares(bits.reach(shooter, self.blockers, self.empty));
+            }
+            let k = rng.below(u64::from(targets.count())) as u32;
+            Move::Stone(bits.nth_square(targets, k))
+        } else {
+            let origin = bits.nth_square(movable, k);
+            let destination = draw(bits, bits.reach(origin, self.blockers, self.empty), rng);
+            self.move_shooter(origin, destination);
+            Move::Shot {
+                origin,
+                destination,
+                target: draw(
+                    bits,
+                    bits.reach(destination, self.blockers, self.empty),
+                    rng,
+                ),
+            }
+        };
+        self.shoot(bits, m.target().expect("a play move has a target"));
+        Some(m)
+    }
+}
+
+/// A uniformly drawn square of the non-empty `reach` (the micro policy's
+/// draw).
+#[inline(always)]
+fn draw<B: Bits>(bits: B, reach: B::Reach, rng: &mut Rng) -> Square {
+    let k = rng.below(u64::from(bits.count(reach))) as u32;
+    bits.nth(reach, k)
+}
+
+impl Game for MicroGame {
+    type Actions = Choices;
+
+    fn num_actions(&self) -> usize {
+        usize::from(OTHER) + 1
+    }
+
+    #[inline]
+    fn legal_actions(&self) -> Choices {
+        let squares = match self.step {
+            Step::Start => {
+                if self.winner_color().is_some() {
+                    return Choices {
+                        squares: Bitboard::EMPTY,
+                        other: false,
+                    };
+                }
+                let squares = match self.phase {
+                    Phase::Play if self.all_free => self.shooters,
+                    Phase::Play => self.movable(),
+                    Phase::Setup | Phase::Pie => self.placements(),
+                };
+                // PASS when some shooter is offered; SWAP in the pie.
+                let other = match self.phase {
+                    Phase::Play => squares.any(),
+                    Phase::Pie => true,
+                    Phase::Setup => false,
+                };
+                return Choices { squares, other };
+            }
+            Step::Destination => self.reach(self.origin),
+            Step::Target if self.moved => lines::reach(
+                self.destination,
+                self.blockers.without(self.origin),
+                self.empty.with(self.origin),
+            ),
+            Step::Target => {
+                let mut targets = Bitboard::EMPTY;
+                for shooter in self.shooters {
+                    targets |= self.reach(shooter);
+                }
+                targets
+            }
+        };
+        Choices {
+            squares,
+            other: false,
+        }
+    }
+
+    #[inline]
+    fn apply(&mut self, action: Action) {
+        if self.phase != Phase::Play {
+            self.place(action);
+            return;
+        }
+        if action == OTHER {
+            self.step = Step::Target;
+            return;
+        }
+        let square = Square::from_index_unchecked(u32::from(action));
+        match self.step {
+            Step::Start => {
+                self.origin = square;
+                self.moved = true;
+                self.step = Step::Destination;
+            }
+            Step::Destination => {
+                self.destination = square;
+                self.step = Step::Target;
+            }
+            Step::Target => {
+                if self.moved {
+                    self.move_shooter(self.origin, self.destination);
+                }
+                self.shoot(Portable, square);
+            }
+        }
+    }
+
+    fn seat_to_act(&self) -> usize {
+        self.turn.index() ^ usize::from(self.swapped)
+    }
+
+    fn winner(&self) -> Option<usize> {
+        self.winner_color()
+            .map(|color| color.index() ^ usize::from(self.swapped))
+    }
+}

@@ -1,0 +1,88 @@
+//! Random playouts of Veletas: the two policies, game records, and batches
+//! of games as columns (the arrays of `veletas.Playouts`).
+//!
+//! The generic machinery (streams per game, threads) is
+//! [`crate::playout`]; this module adds what is particular to the game: moves
+//! rather than decisions as plies, the pie swap, claims, records, and the
+//! "uniform" policy over whole moves. One job a file:
+//!
+//! - `policy`: the names of the two policies;
+//! - `record`: moves as the rows of a game record;
+//! - `micro`: the "micro" policy, turn by turn on the bit kernels;
+//! - `uniform`: the "uniform" policy, exact over whole moves;
+//! - `columns`: batches of games as columns;
+//! - here: one game with either policy, and how it ended.
+
+mod columns;
+mod micro;
+mod policy;
+mod record;
+#[cfg(test)]
+mod tests;
+mod uniform;
+
+pub use columns::{Playouts, playouts};
+pub use policy::{ParsePolicyError, Policy};
+pub use record::{MoveRecord, record};
+pub use uniform::{UniformSampler, most_line_squares, uniform_move};
+
+use super::color::Color;
+use super::position::Position;
+use crate::rng::Rng;
+use micro::play_micro_game;
+use uniform::play_uniform_game;
+
+/// How one game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The winning colour; `None` when the player to act had no legal move
+    /// (only in hand-made positions).
+    pub winner: Option<Color>,
+    /// Whether the pie swap was played, before or during the playout.
+    pub swapped: bool,
+    /// The moves played in the playout (a swap is a move; decisions are not).
+    pub plies: u32,
+    /// The final number of claims of Black and of White.
+    pub claims: [u32; 2],
+}
+
+impl Outcome {
+    pub(super) fn of(pos: &Position, swapped: bool, plies: u32) -> Outcome {
+        Outcome {
+            winner: pos.winner(),
+            swapped,
+            plies,
+            claims: [pos.claims(Color::Black), pos.claims(Color::White)],
+        }
+    }
+}
+
+/// Plays one game from `start` (a position with the swap flag of the game
+/// that led to it) with `policy` and the game's stream, appending each move
+/// to `moves` when it is given.
+///
+/// # Examples
+///
+/// ```
+/// use _veletas::rng::Rng;
+/// use _veletas::veletas::{Position, Rules, Variant};
+/// use _veletas::veletas::playout::{Policy, play_game};
+///
+/// let start = Position::new(Rules::variant(Variant::Small));
+/// let mut moves = Vec::new();
+/// let outcome = play_game(start, false, Policy::Micro, &mut Rng::for_game(1, 0), Some(&mut moves));
+/// assert!(outcome.winner.is_some());
+/// assert_eq!(outcome.plies as usize, moves.len());
+/// ```
+pub fn play_game(
+    start: Position,
+    swapped: bool,
+    policy: Policy,
+    rng: &mut Rng,
+    moves: Option<&mut Vec<MoveRecord>>,
+) -> Outcome {
+    match policy {
+        Policy::Micro => play_micro_game(start, swapped, rng, moves),
+        Policy::Uniform => play_uniform_game(start, swapped, rng, moves),
+    }
+}

@@ -1,0 +1,265 @@
+//! Tests of the playouts: records, both policies, both kernels.
+
+use super::micro::*;
+use super::*;
+use crate::game::{ActionSet, Game};
+use crate::playout::Batch;
+use crate::veletas::decision::Action;
+#[cfg(target_arch = "x86_64")]
+use crate::veletas::kernel::X86V3;
+use crate::veletas::kernel::{Bits, Portable};
+use crate::veletas::lines;
+use crate::veletas::moves::Move;
+use crate::veletas::position::Phase;
+use crate::veletas::square::Square;
+use crate::veletas::decision::{DecisionState, Stage, square_id};
+use crate::veletas::{Lines, Rules, SetupRule, Variant};
+
+fn pos(fen: &str, lines: Lines) -> Position {
+    Position::from_fen(fen, SetupRule::Perimeter, lines).unwrap()
+}
+
+fn replay(start: Position, moves: &[MoveRecord]) -> Position {
+    let mut pos = start;
+    for &[kind, origin, destination, target] in moves {
+        let square = |n: i8| Square::from_number(n as u32).unwrap();
+        let m = match kind {
+            2 => Move::Swap,
+            1 => Move::Shooter(square(target)),
+            _ if origin < 0 => Move::Stone(square(target)),
+            _ => Move::Shot {
+                origin: square(origin),
+                destination: square(destination),
+                target: square(target),
+            },
+        };
+        pos.play(m).unwrap();
+    }
+    pos
+}
+
+#[test]
+fn records_replay_to_the_outcome() {
+    for variant in Variant::ALL {
+        for policy in [Policy::Micro, Policy::Uniform] {
+            let start = Position::new(Rules::variant(variant));
+            let games = playouts(start, false, policy, Batch::new(5, 20), None, true).unwrap();
+            for i in 0..20 {
+                let moves =
+                    &games.moves[games.offsets[i] as usize..games.offsets[i + 1] as usize];
+                let end = replay(start, moves);
+                assert_eq!(moves.len(), games.plies[i] as usize);
+                assert_eq!(
+                    end.winner().map_or(-1, |c| c.index() as i8),
+                    games.winner[i]
+                );
+                assert_eq!(
+                    games.swapped[i],
+                    moves.iter().any(|m| m[0] == 2),
+                    "{policy} {variant}"
+                );
+                assert!(
+                    games.winner[i] >= 0,
+                    "a game from the start always ends with a winner"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_finished_position_returns_at_once() {
+    let won = pos(
+        "4xxx/oxox2o/1so1o2/1o3xx/1x1x1o1/oo2xoo/2xxoOO b play 3",
+        Lines::ShootersBlock,
+    );
+    for policy in [Policy::Micro, Policy::Uniform] {
+        let games = playouts(won, true, policy, Batch::new(0, 3), None, false).unwrap();
+        assert_eq!(games.winner, [1, 1, 1]);
+        assert_eq!(games.plies, [0, 0, 0]);
+        assert_eq!(games.swapped, [true, true, true]);
+        assert_eq!(games.claims, [[0, 2]; 3]);
+    }
+}
+
+#[test]
+fn uniform_is_uniform_over_legal_moves() {
+    // A position with few moves: every one should come up about equally.
+    let pos = pos(
+        "1o1ooo1/1xso1xs/1ox2xo/xo1xox1/1oo2o1/xxsxx2/xxo1x2 w play 3",
+        Lines::ShootersPass,
+    );
+    let moves = pos.legal_moves();
+    assert!(moves.len() > 3 && moves.len() < 40, "{}", moves.len());
+    let mut counts = vec![0u32; moves.len()];
+    let mut rng = Rng::for_game(0, 0);
+    let draws = 2000 * moves.len() as u32;
+    for _ in 0..draws {
+        let m = uniform_move(&pos, &mut rng).unwrap();
+        counts[moves.iter().position(|&x| x == m).unwrap()] += 1;
+    }
+    assert!(
+        counts.iter().all(|&c| (1700..2300).contains(&c)),
+        "{counts:?}"
+    );
+}
+
+#[test]
+fn the_shot_bound_holds_on_every_square() {
+    for size in 5..=10 {
+        let rules = Rules::new(size, 3, SetupRule::Spacing, Lines::ShootersPass).unwrap();
+        let most = rules
+            .board()
+            .iter()
+            .map(|sq| lines::reach(sq, rules.walls(), rules.board()).count())
+            .max()
+            .unwrap();
+        assert_eq!(most, most_line_squares(size), "{size}x{size}");
+    }
+}
+
+/// The action id of a choice of [`MicroGame`].
+fn choice_id(choice: Action, size: u32) -> Action {
+    if choice == OTHER {
+        // PASS and SWAP never appear together; PASS is offered in play only.
+        (size * size) as Action
+    } else {
+        square_id(Square::from_index_unchecked(u32::from(choice)), size)
+    }
+}
+
+/// Every variant under every rule option, and a crowded 5x5 game.
+fn all_rules() -> Vec<Rules> {
+    let mut rules = Vec::new();
+    for variant in Variant::ALL {
+        for setup_rule in [SetupRule::Perimeter, SetupRule::Spacing] {
+            for lines in [Lines::ShootersPass, Lines::ShootersBlock] {
+                let r = Rules::variant(variant);
+                rules.push(Rules::new(r.size(), r.shooters(), setup_rule, lines).unwrap());
+            }
+        }
+    }
+    rules.push(Rules::new(5, 3, SetupRule::Spacing, Lines::ShootersBlock).unwrap());
+    rules
+}
+
+#[test]
+fn the_micro_game_offers_the_decision_states_actions() {
+    for (seed, rules) in all_rules().into_iter().enumerate() {
+        let size = rules.size();
+        for game in 0..20 {
+            let mut rng = Rng::for_game(seed as u64, game);
+            let mut state = DecisionState::new(Position::new(rules));
+            let mut micro = MicroGame::new(state.position(), false);
+            loop {
+                let ids: Vec<Action> = state.legal_actions().iter().collect();
+                let choices = micro.legal_actions();
+                let mapped: Vec<Action> = (0..choices.len())
+                    .map(|k| choices.nth(k).unwrap())
+                    .map(|choice| {
+                        let id = choice_id(choice, size);
+                        // In the pie the other choice is SWAP, one id up.
+                        id + Action::from(
+                            choice == OTHER && state.position().phase() == Phase::Pie,
+                        )
+                    })
+                    .collect();
+                assert_eq!(mapped, ids, "{}", state.position().fen());
+                if ids.is_empty() {
+                    break;
+                }
+                let k = rng.below(ids.len() as u64) as u32;
+                let (before, position) = (micro, *state.position());
+                state.apply_unchecked(ids[k as usize]);
+                micro.apply(choices.nth(k).unwrap());
+                assert_eq!(before.completes_turn(), state.stage() == Stage::Start);
+                if before.completes_turn() {
+                    let m = before.completed_move(choices.nth(k).unwrap());
+                    let mut played = position;
+                    played.play(m).unwrap();
+                    assert_eq!(&played, state.position(), "{m}");
+                }
+            }
+            assert_eq!(micro.winner(), Game::winner(&state));
+            assert_eq!(micro.swapped, state.swapped());
+        }
+    }
+}
+
+/// A micro game by its definition: [`crate::game::random_action`] on a
+/// [`DecisionState`], decision by decision, with the moves it makes.
+fn micro_game_by_decisions(start: Position, rng: &mut Rng) -> (Outcome, Vec<MoveRecord>) {
+    let mut state = DecisionState::new(start);
+    let mut moves = Vec::new();
+    while let Some(action) = crate::game::random_action(&state, rng) {
+        if let Some(m) = state.move_of(action) {
+            moves.push(record(m));
+        }
+        state.apply_unchecked(action);
+    }
+    let outcome = Outcome::of(state.position(), state.swapped(), moves.len() as u32);
+    (outcome, moves)
+}
+
+/// Starts of every phase: the start of the rules, then a few positions
+/// along a uniform game.
+fn starts(rules: Rules, seed: u64) -> Vec<Position> {
+    let mut pos = Position::new(rules);
+    let mut starts = vec![pos];
+    let mut rng = Rng::for_game(seed, u64::MAX);
+    for ply in 0.. {
+        let Some(m) = uniform_move(&pos, &mut rng) else {
+            break;
+        };
+        pos.play_unchecked(m);
+        if ply % 7 == 3 {
+            starts.push(pos);
+        }
+    }
+    starts
+}
+
+/// The turn-by-turn playouts with `bits` against the definition, with and
+/// without records.
+fn check_turns_follow_decisions<B: Bits>(bits: B) {
+    for (seed, rules) in all_rules().into_iter().enumerate() {
+        for start in starts(rules, seed as u64) {
+            for game in 0..8 {
+                let rng = Rng::for_game(seed as u64, game);
+                let expected = micro_game_by_decisions(start, &mut rng.clone());
+                let mut moves = Vec::new();
+                let outcome = play_micro_game_with(
+                    bits,
+                    start,
+                    false,
+                    &mut rng.clone(),
+                    Some(&mut moves),
+                );
+                assert_eq!((outcome, moves), expected, "{}", start.fen());
+                let outcome = play_micro_game_with(bits, start, false, &mut rng.clone(), None);
+                assert_eq!(outcome, expected.0);
+            }
+        }
+    }
+}
+
+#[test]
+fn portable_turns_follow_the_decisions() {
+    check_turns_follow_decisions(Portable);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn x86_v3_turns_follow_the_decisions() {
+    // Not on a CPU without it (or with a slow one): nothing to test there.
+    if let Some(x86_v3) = X86V3::detect() {
+        check_turns_follow_decisions(x86_v3);
+    }
+}
+
+#[test]
+fn policies_parse() {
+    assert_eq!("micro".parse(), Ok(Policy::Micro));
+    assert_eq!("uniform".parse::<Policy>().unwrap().to_string(), "uniform");
+    assert!("random".parse::<Policy>().is_err());
+}

@@ -1,0 +1,163 @@
+//! The "uniform" policy: every legal move of a position equally likely.
+
+use super::super::bitboard::Bitboard;
+use super::super::lines;
+use super::super::moves::Move;
+use super::super::position::{Phase, Position};
+use super::super::square::Square;
+use super::record::{MoveRecord, record};
+use super::Outcome;
+use crate::rng::Rng;
+
+pub(super) fn play_uniform_game(
+    mut pos: Position,
+    mut swapped: bool,
+    rng: &mut Rng,
+    mut moves: Option<&mut Vec<MoveRecord>>,
+) -> Outcome {
+    let mut sampler = UniformSampler::new(pos.rules().size());
+    let mut plies = 0;
+    while let Some(m) = sampler.draw(&pos, rng) {
+        pos.play_unchecked(m);
+        swapped |= m == Move::Swap;
+        plies += 1;
+        if let Some(moves) = moves.as_deref_mut() {
+            moves.push(record(m));
+        }
+    }
+    Outcome::of(&pos, swapped, plies)
+}
+
+/// A move drawn exactly uniformly from the legal moves of `pos`; `None` when
+/// there is none. See [`UniformSampler`] for the method.
+///
+/// ```
+/// use _veletas::rng::Rng;
+/// use _veletas::veletas::{Lines, Position, SetupRule};
+/// use _veletas::veletas::playout::uniform_move;
+///
+/// let pos = Position::from_fen("7/2x4/7/1s5/7/o1s2s1/7 b play 3", SetupRule::Perimeter, Lines::ShootersPass)
+///     .unwrap();
+/// let m = uniform_move(&pos, &mut Rng::for_game(0, 0)).unwrap();
+/// assert!(pos.is_legal(m));
+/// ```
+pub fn uniform_move(pos: &Position, rng: &mut Rng) -> Option<Move> {
+    UniformSampler::new(pos.rules().size()).draw(pos, rng)
+}
+
+/// Draws moves exactly uniformly from the legal moves, without listing them.
+///
+/// In setup and in the pie there are few moves: `k = below(count)` picks the
+/// `k`-th in canonical order (in the pie, `swap` is the 0-th).
+///
+/// In play, by rejection sampling from an envelope that is uniform over
+/// *slots* times `M` *seats*: the slots are the no-move targets `T` (the
+/// union of the unclaimed shooters' reaches, ascending), then the pairs
+/// (origin, destination) of shooter moves (origins ascending, then
+/// destinations ascending); `M` bounds the shots of any move: the most
+/// squares the lines of one square hold on the empty N x N board
+/// (`4N - 4` for odd N, `4N - 5` for even N), and at most the number of
+/// empty squares. Each attempt draws `r = below(slots * M)`, takes slot
+/// `r / M` and seat `j = r % M`: a target slot is its stone when `j = 0`; a
+/// pair slot is its shot onto the `j`-th target of the moved shooter (in
+/// ascending order) when there are more than `j`. Any other draw is
+/// rejected and drawn again. Every legal move is exactly one accepted
+/// (slot, seat), so every move has the same chance.
+#[derive(Clone, Debug)]
+pub struct UniformSampler {
+    /// The reach of each unclaimed shooter in the current position.
+    reaches: Vec<(Square, Bitboard)>,
+    /// The bound `M` of the board size, before the empty-square cap.
+    most_shots: u32,
+}
+
+impl UniformSampler {
+    /// A sampler for games on an N x N board.
+    pub fn new(size: u32) -> UniformSampler {
+        UniformSampler {
+            reaches: Vec::new(),
+            most_shots: most_line_squares(size),
+        }
+    }
+
+    /// A uniformly drawn legal move of `pos`, or `None` without any.
+    pub fn draw(&mut self, pos: &Position, rng: &mut Rng) -> Option<Move> {
+        if pos.winner().is_some() {
+            return None;
+        }
+        let placements = pos.placements();
+        match pos.phase() {
+            Phase::Setup => {
+                let k = rng.below(u64::from(placements.count())) as u32;
+                placements.nth(k).map(|sq| pos.next_placement(sq))
+            }
+            Phase::Pie => match rng.below(u64::from(placements.count()) + 1) as u32 {
+                0 => Some(Move::Swap),
+                k => placements.nth(k - 1).map(Move::Shooter),
+            },
+            Phase::Play => self.draw_play(pos, rng),
+        }
+    }
+
+    fn draw_play(&mut self, pos: &Position, rng: &mut Rng) -> Option<Move> {
+        let blockers = pos.blockers();
+        let empty = pos.empty();
+        self.reaches.clear();
+        let mut targets = Bitboard::EMPTY;
+        let mut pairs = 0;
+        for shooter in pos.shooters() {
+            let reach = lines::reach(shooter, blockers, empty);
+            targets |= reach;
+            pairs += reach.count();
+            self.reaches.push((shooter, reach));
+        }
+        let stones = targets.count();
+        if stones == 0 {
+            return None;
+        }
+        let seats = self.most_shots.min(empty.count());
+        let draws = u64::from(stones + pairs) * u64::from(seats);
+        loop {
+            let r = rng.below(draws);
+            let (slot, seat) = ((r / u64::from(seats)) as u32, (r % u64::from(seats)) as u32);
+            if slot < stones {
+                if seat == 0 {
+                    return targets.nth(slot).map(Move::Stone);
+                }
+                continue;
+            }
+            let (origin, destination) = self.pair(slot - stones);
+            let shots = lines::reach(destination, blockers.without(origin), empty.with(origin));
+            if let Some(target) = shots.nth(seat) {
+                return Some(Move::Shot {
+                    origin,
+                    destination,
+                    target,
+                });
+            }
+        }
+    }
+
+    /// The `k`-th (origin, destination) pair of the current position.
+    fn pair(&self, mut k: u32) -> (Square, Square) {
+        for &(origin, reach) in &self.reaches {
+            let count = reach.count();
+            if k < count {
+                return (origin, reach.nth(k).expect("k is below the count"));
+            }
+            k -= count;
+        }
+        unreachable!("k is below the number of pairs")
+    }
+}
+
+/// The most squares the 8 lines of one square hold on the empty N x N board:
+/// the rook's `2(N - 1)` plus the bishop's best, `2(N - 1)` on the centre of
+/// an odd board and `2N - 3` next to the centre of an even one.
+pub const fn most_line_squares(size: u32) -> u32 {
+    if size % 2 == 1 {
+        4 * size - 4
+    } else {
+        4 * size - 5
+    }
+}
