@@ -34,6 +34,12 @@ pub trait Game: Clone + Send + Sync {
     /// The legal actions of the current decision.
     type Actions: ActionSet;
 
+    /// The exploration constant `c` that Monte Carlo tree search uses for
+    /// this game, in the UCT formula `q + c * sqrt(ln N / n)` with values `q`
+    /// that are win rates in `[0, 1]`: tuned per game, since it depends on
+    /// how the game's turns split into decisions.
+    const EXPLORATION: f64;
+
     /// The number of distinct action ids, `0..num_actions()`.
     fn num_actions(&self) -> usize;
 

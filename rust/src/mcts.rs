@@ -25,7 +25,7 @@
 //! use _veletas::veletas::{DecisionState, Position, Rules, Variant};
 //!
 //! let start = DecisionState::new(Position::new(Rules::variant(Variant::Small)));
-//! let mut search = Mcts::new(start, Config::default());
+//! let mut search = Mcts::new(start, Config::for_game::<DecisionState>());
 //! let info = search.search(Budget::iterations(200));
 //! assert_eq!(info.iterations, 200);
 //! let action = info.best_action.unwrap();
@@ -36,16 +36,6 @@ use std::time::{Duration, Instant};
 
 use crate::game::{Action, ActionSet, Game, random_action};
 use crate::rng::Rng;
-
-/// The default exploration constant `c` of the UCT formula
-/// `q + c * sqrt(ln N / n)`, where values `q` are win rates in `[0, 1]`.
-///
-/// `sqrt(2)` is the constant of the UCB1 regret bound; with rewards that are
-/// win rates and a turn split into up to three decisions (each a level of the
-/// tree), a smaller constant spends the iterations deeper on the promising
-/// moves. On the 7x7 and 10x10 games, matches between values from 0.3 to 1.4
-/// favoured 0.7 (`docs/bots.md` gives the measurements).
-pub const DEFAULT_EXPLORATION: f64 = 0.7;
 
 /// The default cap on the nodes of one tree: 24 bytes each, so about 200 MB.
 /// A full tree stops growing and keeps refining its statistics.
@@ -64,10 +54,12 @@ pub struct Config {
     pub max_nodes: usize,
 }
 
-impl Default for Config {
-    fn default() -> Config {
+impl Config {
+    /// One thread, seed 0, the node cap, and the exploration constant tuned
+    /// for the game `G` ([`Game::EXPLORATION`]).
+    pub const fn for_game<G: Game>() -> Config {
         Config {
-            exploration: DEFAULT_EXPLORATION,
+            exploration: G::EXPLORATION,
             threads: 1,
             seed: 0,
             max_nodes: DEFAULT_MAX_NODES,
@@ -602,7 +594,7 @@ mod tests {
     fn config(seed: u64) -> Config {
         Config {
             seed,
-            ..Config::default()
+            ..Config::for_game::<DecisionState>()
         }
     }
 

@@ -1,18 +1,12 @@
 //! The Python bindings: the only module that uses pyo3.
 //!
-//! Each exposed type has its own file; they extract their inputs, call the
-//! core in [`crate::veletas`], and convert the results to the shared types of
-//! `veletas.base` and the exceptions of `veletas.errors`.
+//! Each game has its own room here (`veletas`, later others), one file per
+//! exposed type: they extract their inputs, call the game's core, and convert
+//! the results to the game's plain Python types and the exceptions of
+//! `veletas.errors` ([`errors`], shared by every game).
 
-mod base;
-mod board;
-mod bots;
-mod decision;
-mod error;
-mod legal_moves;
-mod moves;
-mod playouts;
-mod vector_env;
+mod errors;
+mod veletas;
 
 use pyo3::prelude::*;
 
@@ -23,19 +17,19 @@ mod _veletas {
     use pyo3::prelude::*;
 
     #[pymodule_export]
-    use super::board::PyBoard;
+    use super::veletas::board::PyBoard;
     #[pymodule_export]
-    use super::bots::{PyMctsPlayer, greedy_move, random_move};
+    use super::veletas::bots::{PyMctsPlayer, greedy_move, random_move};
     #[pymodule_export]
-    use super::decision::PyDecisionState;
+    use super::veletas::decision::PyDecisionState;
     #[pymodule_export]
-    use super::legal_moves::PyLegalMoves;
+    use super::veletas::legal_moves::PyLegalMoves;
     #[pymodule_export]
-    use super::moves::PyMove;
+    use super::veletas::moves::PyMove;
     #[pymodule_export]
-    use super::playouts::run_playouts;
+    use super::veletas::playouts::run_playouts;
     #[pymodule_export]
-    use super::vector_env::PyVectorEnv;
+    use super::veletas::vector_env::PyVectorEnv;
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -222,7 +222,7 @@ mod tests {
     fn config(seed: u64) -> Config {
         Config {
             seed,
-            ..Config::default()
+            ..Config::for_game::<DecisionState>()
         }
     }
 

@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 
 use super::super::bitboard::Bitboard;
 use super::super::color::Color;
-use super::super::decision::Action;
+use super::super::decision::{Action, DecisionState};
 #[cfg(target_arch = "x86_64")]
 use super::super::kernel::X86V3;
 use super::super::kernel::{Bits, Portable};
@@ -15,8 +15,8 @@ use super::super::moves::Move;
 use super::super::position::{Phase, Position};
 use super::super::rules::{Rules, SetupRule};
 use super::super::square::{STRIDE, Square};
-use super::record::{MoveRecord, push_record};
 use super::Outcome;
+use super::record::{MoveRecord, push_record};
 use crate::game::{ActionSet, Game};
 use crate::rng::Rng;
 
@@ -442,6 +442,8 @@ fn draw<B: Bits>(bits: B, reach: B::Reach, rng: &mut Rng) -> Square {
 
 impl Game for MicroGame {
     type Actions = Choices;
+
+    const EXPLORATION: f64 = DecisionState::EXPLORATION;
 
     fn num_actions(&self) -> usize {
         usize::from(OTHER) + 1

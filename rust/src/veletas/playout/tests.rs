@@ -5,6 +5,7 @@ use super::*;
 use crate::game::{ActionSet, Game};
 use crate::playout::Batch;
 use crate::veletas::decision::Action;
+use crate::veletas::decision::{DecisionState, Stage, square_id};
 #[cfg(target_arch = "x86_64")]
 use crate::veletas::kernel::X86V3;
 use crate::veletas::kernel::{Bits, Portable};
@@ -12,7 +13,6 @@ use crate::veletas::lines;
 use crate::veletas::moves::Move;
 use crate::veletas::position::Phase;
 use crate::veletas::square::Square;
-use crate::veletas::decision::{DecisionState, Stage, square_id};
 use crate::veletas::{Lines, Rules, SetupRule, Variant};
 
 fn pos(fen: &str, lines: Lines) -> Position {
@@ -45,8 +45,7 @@ fn records_replay_to_the_outcome() {
             let start = Position::new(Rules::variant(variant));
             let games = playouts(start, false, policy, Batch::new(5, 20), None, true).unwrap();
             for i in 0..20 {
-                let moves =
-                    &games.moves[games.offsets[i] as usize..games.offsets[i + 1] as usize];
+                let moves = &games.moves[games.offsets[i] as usize..games.offsets[i + 1] as usize];
                 let end = replay(start, moves);
                 assert_eq!(moves.len(), games.plies[i] as usize);
                 assert_eq!(
@@ -159,9 +158,7 @@ fn the_micro_game_offers_the_decision_states_actions() {
                     .map(|choice| {
                         let id = choice_id(choice, size);
                         // In the pie the other choice is SWAP, one id up.
-                        id + Action::from(
-                            choice == OTHER && state.position().phase() == Phase::Pie,
-                        )
+                        id + Action::from(choice == OTHER && state.position().phase() == Phase::Pie)
                     })
                     .collect();
                 assert_eq!(mapped, ids, "{}", state.position().fen());
@@ -228,13 +225,8 @@ fn check_turns_follow_decisions<B: Bits>(bits: B) {
                 let rng = Rng::for_game(seed as u64, game);
                 let expected = micro_game_by_decisions(start, &mut rng.clone());
                 let mut moves = Vec::new();
-                let outcome = play_micro_game_with(
-                    bits,
-                    start,
-                    false,
-                    &mut rng.clone(),
-                    Some(&mut moves),
-                );
+                let outcome =
+                    play_micro_game_with(bits, start, false, &mut rng.clone(), Some(&mut moves));
                 assert_eq!((outcome, moves), expected, "{}", start.fen());
                 let outcome = play_micro_game_with(bits, start, false, &mut rng.clone(), None);
                 assert_eq!(outcome, expected.0);

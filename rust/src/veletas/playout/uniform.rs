@@ -5,8 +5,8 @@ use super::super::lines;
 use super::super::moves::Move;
 use super::super::position::{Phase, Position};
 use super::super::square::Square;
-use super::record::{MoveRecord, record};
 use super::Outcome;
+use super::record::{MoveRecord, record};
 use crate::rng::Rng;
 
 pub(super) fn play_uniform_game(

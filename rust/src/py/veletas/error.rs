@@ -1,16 +1,13 @@
-//! The Python exceptions of `veletas.errors`, and the one mapping from core errors.
-
-use std::borrow::Cow;
+//! The one mapping from the Veletas core's errors to the exceptions of `veletas.errors`.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString};
+use pyo3::types::PyString;
 
 use crate::veletas::{FenError, ParseMoveError, Piece, PlayError, RulesError};
 
-pyo3::import_exception!(veletas.errors, IllegalMoveError);
-pyo3::import_exception!(veletas.errors, InvalidFenError);
-pyo3::import_exception!(veletas.errors, InvalidMoveError);
-pyo3::import_exception!(veletas.errors, InvalidRulesError);
+pub use crate::py::errors::{
+    IllegalMoveError, InvalidFenError, InvalidMoveError, InvalidRulesError, fen_text,
+};
 
 /// An error of the core, with the input it refused where the message quotes it.
 #[derive(Debug)]
@@ -53,20 +50,6 @@ impl CoreError {
             error,
         })
     }
-}
-
-/// The text of a position string for the parser. A `str` with lone
-/// surrogates is not UTF-8: each surrogate becomes a `?`, one character for
-/// one, which no field accepts either, so the parser refuses the same field
-/// at the same place.
-pub fn fen_text<'a>(fen: &'a Bound<'_, PyString>) -> PyResult<Cow<'a, str>> {
-    if let Ok(text) = fen.to_str() {
-        return Ok(Cow::Borrowed(text));
-    }
-    let bytes = fen.call_method1("encode", ("utf-8", "replace"))?;
-    Ok(Cow::Owned(
-        String::from_utf8_lossy(bytes.cast::<PyBytes>()?.as_bytes()).into_owned(),
-    ))
 }
 
 /// The refused part of `fen` as given, when the parser read it altered (see

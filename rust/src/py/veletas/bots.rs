@@ -11,7 +11,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyString;
 
 use super::board::{parse_setup_rule, position_from_fen};
-use crate::mcts::{Budget, Config, DEFAULT_EXPLORATION, DEFAULT_MAX_NODES};
+use crate::game::Game;
+use crate::mcts::{Budget, Config, DEFAULT_MAX_NODES};
 use crate::rng::Rng;
 use crate::veletas::bots::{MctsPlayer, greedy_move as core_greedy, random_move as core_random};
 use crate::veletas::{DecisionState, Lines, Position};
@@ -39,7 +40,7 @@ pub struct PyMctsPlayer {
 #[pymethods]
 impl PyMctsPlayer {
     #[new]
-    #[pyo3(signature = (*, threads = 1, seed = 0, exploration = DEFAULT_EXPLORATION, max_nodes = DEFAULT_MAX_NODES))]
+    #[pyo3(signature = (*, threads = 1, seed = 0, exploration = DecisionState::EXPLORATION, max_nodes = DEFAULT_MAX_NODES))]
     fn new(
         threads: usize,
         seed: u64,
