@@ -28,7 +28,7 @@ def test_rust_against_the_reference(benchmark, report, policy: str) -> None:
     benchmark.group = f"rust vs reference, {policy}"
     benchmark.pedantic(rust(policy), args=(20_000,), rounds=3)
     reference = games_per_second(
-        lambda games: veletas.reference.playouts(games, policy=policy), 20, repeat=1
+        lambda games: veletas.games.veletas.reference.playouts(games, policy=policy), 20, repeat=1
     )
     report(
         f"Rust vs reference ({policy}, one thread)",

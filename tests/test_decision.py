@@ -9,7 +9,7 @@ import pytest
 import veletas
 from veletas import Color, IllegalMoveError, Phase
 from veletas.reference import Board, DecisionState, Move
-from veletas.reference.decision import action_to_square, square_to_action
+from veletas.games.veletas.reference.decision import action_to_square, square_to_action
 
 PLAY = "7/2x4/7/1s5/7/o1s2s1/7 b play 3"
 
@@ -22,7 +22,7 @@ def positions() -> list[Board]:
         ("spacing", True, 1),
         ("perimeter", True, 2),
     ]:
-        games = veletas.reference.playouts(
+        games = veletas.games.veletas.reference.playouts(
             2,
             size=5,
             shooters=3,

@@ -34,7 +34,7 @@ import veletas.reference as reference
 from hypothesis import given, note
 from hypothesis import strategies as st
 from veletas import IllegalMoveError, Piece
-from veletas.base import VARIANTS, shooter_count_problem
+from veletas.games.veletas.types import VARIANTS, shooter_count_problem
 
 native = pytest.importorskip("veletas._veletas")
 

@@ -9,21 +9,21 @@ import pytest
 
 MODULES = [
     "veletas",
-    "veletas.base",
-    "veletas.encoding",
+    "veletas.games.veletas.types",
+    "veletas.games.veletas.encoding",
     "veletas.bots",
     "veletas.records",
     "veletas.playouts",
     "veletas.distributed",
     "veletas.reference",
-    "veletas.reference.board",
-    "veletas.reference.claims",
-    "veletas.reference.decision",
-    "veletas.reference.fen",
-    "veletas.reference.geometry",
-    "veletas.reference.move",
+    "veletas.games.veletas.reference.board",
+    "veletas.games.veletas.reference.claims",
+    "veletas.games.veletas.reference.decision",
+    "veletas.games.veletas.reference.fen",
+    "veletas.games.veletas.reference.geometry",
+    "veletas.games.veletas.reference.move",
     "veletas.svg",
-    "veletas.reference.playouts",
+    "veletas.games.veletas.reference.playouts",
 ]
 
 

@@ -16,7 +16,7 @@ import veletas
 import veletas.reference
 from rl_games import RULE_OPTIONS, VARIANTS, new_board, random_decisions, random_turns
 from veletas import Board, DecisionState, IllegalMoveError, Move, Phase, Piece
-from veletas.encoding import (
+from veletas.games.veletas.encoding import (
     OBSERVATION_PLANES,
     RandomAgent,
     action_to_square,

@@ -20,7 +20,7 @@ pyspiel = pytest.importorskip(
 import veletas  # noqa: E402
 import veletas.openspiel  # noqa: E402
 from veletas import DecisionState  # noqa: E402
-from veletas.encoding import RandomAgent, observation_for, random_game  # noqa: E402
+from veletas.games.veletas.encoding import RandomAgent, observation_for, random_game  # noqa: E402
 
 
 def load(variant: str = "small", **params: object) -> pyspiel.Game:

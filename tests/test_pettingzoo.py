@@ -16,7 +16,7 @@ import veletas  # noqa: E402
 import veletas.pettingzoo  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 from veletas import DecisionState, IllegalMoveError  # noqa: E402
-from veletas.encoding import RandomAgent, describe, observation_for, random_game  # noqa: E402
+from veletas.games.veletas.encoding import RandomAgent, describe, observation_for, random_game  # noqa: E402
 from veletas.pettingzoo import env  # noqa: E402
 
 # api_test warns about any observation that is a dict rather than an array,

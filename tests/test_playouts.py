@@ -33,7 +33,7 @@ RULES = [
 # with one, from three unclaimed shooters.
 FEW_MOVES = "1o1ooo1/1xso1xs/1ox2xo/xo1xox1/1oo2o1/xxsxx2/xxo1x2 w play 3"
 
-BACKENDS = {"rust": veletas.playouts, "reference": veletas.reference.playouts}
+BACKENDS = {"rust": veletas.playouts, "reference": veletas.games.veletas.reference.playouts}
 Runner = Callable[..., Playouts]
 
 
@@ -142,7 +142,7 @@ def test_rust_and_reference_play_the_same_micro_games(
         "record": True,
     }
     rust = veletas.playouts(200, **options)
-    reference = veletas.reference.playouts(200, **options)
+    reference = veletas.games.veletas.reference.playouts(200, **options)
     assert_same_games(rust, reference)
     assert (rust.winner >= 0).all(), "games from the start always end with a winner"
 
@@ -161,7 +161,7 @@ def test_rust_and_reference_play_the_same_uniform_games(
         "policy": "uniform",
         "record": True,
     }
-    assert_same_games(veletas.playouts(40, **options), veletas.reference.playouts(40, **options))
+    assert_same_games(veletas.playouts(40, **options), veletas.games.veletas.reference.playouts(40, **options))
 
 
 def mid_game_starts() -> list[veletas.Board]:
@@ -206,7 +206,7 @@ def test_rust_and_reference_agree_from_mid_game_starts() -> None:
     for k, board in enumerate(starts):
         for policy in ("micro", "uniform"):
             rust = veletas.playouts(5, start=board, seed=k, policy=policy, record=True)
-            reference = veletas.reference.playouts(
+            reference = veletas.games.veletas.reference.playouts(
                 5, start=board, seed=k, policy=policy, record=True
             )
             assert_same_games(rust, reference)
@@ -380,7 +380,7 @@ def test_plies_count_moves_not_the_start_history() -> None:
 @pytest.mark.parametrize("policy", ["micro", "uniform"])
 def test_records_replay_to_each_game_end(policy: str) -> None:
     rust = veletas.playouts(60, variant="medium", seed=8, policy=policy, record=True)
-    reference = veletas.reference.playouts(60, variant="medium", seed=8, policy=policy, record=True)
+    reference = veletas.games.veletas.reference.playouts(60, variant="medium", seed=8, policy=policy, record=True)
     for i in range(len(rust)):
         board = rust.board(i)
         other = reference.board(i)
@@ -524,5 +524,5 @@ def test_many_more_games_agree(
     }
     for policy, games in [("micro", 2000), ("uniform", 300)]:
         rust = veletas.playouts(games, seed=11, policy=policy, **options)
-        reference = veletas.reference.playouts(games, seed=11, policy=policy, **options)
+        reference = veletas.games.veletas.reference.playouts(games, seed=11, policy=policy, **options)
         assert_same_games(rust, reference)

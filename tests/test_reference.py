@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from veletas import Piece, parse_square
 from veletas.reference import Board, LegalMoves, Move
-from veletas.reference.geometry import geometry
+from veletas.games.veletas.reference.geometry import geometry
 
 
 def test_public_names() -> None:

@@ -9,7 +9,7 @@ import pytest
 import veletas
 from rl_games import RULE_OPTIONS, VARIANTS, new_board
 from veletas import DecisionState, IllegalMoveError, InvalidRulesError, VectorEnv
-from veletas.encoding import RandomAgent
+from veletas.games.veletas.encoding import RandomAgent
 
 
 class Oracle:

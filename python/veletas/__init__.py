@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import os
 
-from veletas import base
-from veletas.base import *  # noqa: F403  (Color, Rules, squares A1 .. J10, ...)
+from veletas.games.veletas import types as _types
+from veletas.games.veletas.types import *  # noqa: F403  (Color, Rules, squares A1 .. J10, ...)
 from veletas.errors import (
     IllegalMoveError,
     InvalidFenError,
@@ -78,11 +78,11 @@ else:
         raise AttributeError(f"module 'veletas' has no attribute {name!r}")
 
 
-BLACK = base.Color.BLACK
-WHITE = base.Color.WHITE
+BLACK = _types.Color.BLACK
+WHITE = _types.Color.WHITE
 
 __all__ = [
-    *base.__all__,
+    *_types.__all__,
     "BLACK",
     "IMPLEMENTATION",
     "WHITE",

@@ -2,9 +2,9 @@
 ``DecisionState`` (turns as micro-decisions) and ``VectorEnv``.
 
 Squares are plain ints, ``rank * 10 + file`` (``a1 = 0``), on every board
-size. The shared types (:class:`~veletas.base.Color`, :class:`~veletas.base.Phase`,
-:class:`~veletas.base.Piece`, :class:`~veletas.base.Claims`,
-:class:`~veletas.base.Outcome`, :class:`~veletas.base.Rules`) and the
+size. The shared types (:class:`~veletas.games.veletas.types.Color`, :class:`~veletas.games.veletas.types.Phase`,
+:class:`~veletas.games.veletas.types.Piece`, :class:`~veletas.games.veletas.types.Claims`,
+:class:`~veletas.games.veletas.types.Outcome`, :class:`~veletas.games.veletas.types.Rules`) and the
 exceptions of :mod:`veletas.errors` are the very ones the pure-Python
 reference uses.
 """
@@ -15,7 +15,7 @@ from typing import Any, final
 import numpy as np
 import numpy.typing as npt
 
-from veletas.base import Claims, Color, Outcome, Phase, Piece, Rules
+from veletas.games.veletas.types import Claims, Color, Outcome, Phase, Piece, Rules
 
 __all__ = [
     "Board",
@@ -283,7 +283,7 @@ class DecisionState:
     """A decision of a game: the position at the start of the turn, the part
     of the turn chosen so far, and whether the pie swap was played.
 
-    Actions are the ids of :mod:`veletas.encoding`. Copies are cheap (a
+    Actions are the ids of :mod:`veletas.games.veletas.encoding`. Copies are cheap (a
     small value copied in Rust).
 
     >>> state = DecisionState(Board("7/2x4/7/1s5/7/o1s2s1/7 b play 3"))

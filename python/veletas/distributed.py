@@ -37,7 +37,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from veletas.playouts import PlayoutJob, Playouts, _count, _integer
+from veletas._checks import count, integer
+from veletas.playouts import PlayoutJob, Playouts
 
 __all__ = [
     "CHUNKS_PER_CPU",
@@ -144,7 +145,7 @@ def playouts(
     :raises ConnectionError: if nothing answers at a ``HOST:PORT`` address.
     :raises ModuleNotFoundError: if Ray is not installed.
     """
-    n_games = _count(n_games)
+    n_games = count(n_games)
     job = PlayoutJob.make(
         variant=variant,
         size=size,
@@ -284,9 +285,9 @@ def play_chunks(
                 first = next(ranges, None)
                 if first is None:
                     break
-                count = min(chunk_size, n_games - first)
-                name = f"{_TASK_NAME} {first}..{first + count - 1}"
-                pending[task.options(name=name).remote(job, first, count)] = first
+                size = min(chunk_size, n_games - first)
+                name = f"{_TASK_NAME} {first}..{first + size - 1}"
+                pending[task.options(name=name).remote(job, first, size)] = first
             if not pending:
                 break
             (ready,), _ = ray.wait(list(pending), num_returns=1)
@@ -387,14 +388,14 @@ def _size_of_cluster(ray: Any) -> str:
 def _check_chunk_size(chunk_size: object) -> int | None:
     if chunk_size is None:
         return None
-    value = _integer("chunk_size", chunk_size)
+    value = integer("chunk_size", chunk_size)
     if value < 1:
         raise ValueError(f"chunk_size must be at least 1 (or None to choose one), not {value!r}")
     return value
 
 
 def _check_max_retries(max_retries: object) -> int:
-    value = _integer("max_retries", max_retries)
+    value = integer("max_retries", max_retries)
     if value < -1:
         raise ValueError(f"max_retries must be -1 (no limit) or more, not {value!r}")
     return value

@@ -17,7 +17,7 @@ Parameters: ``variant`` (``"standard"``, ``"medium"`` or ``"small"``),
 
 Players are seats: player 0 is the first player, who is Black until the pie
 swap and White after it. Actions are the micro-decisions of
-:mod:`veletas.encoding`, so a turn in play is up to three consecutive
+:mod:`veletas.games.veletas.encoding`, so a turn in play is up to three consecutive
 actions by the same player. Returns are +1 and -1 at the end.
 
 The observation tensor has the planes of ``DecisionState.observation()``
@@ -44,8 +44,8 @@ import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 import veletas
-from veletas.base import Rules
-from veletas.encoding import (
+from veletas.games.veletas.types import Rules
+from veletas.games.veletas.encoding import (
     OBSERVATION_PLANES,
     DecisionState,
     action_to_square,

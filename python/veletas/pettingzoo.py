@@ -18,7 +18,7 @@ black to act (seat 0)
 
 Agents ``player_0`` and ``player_1`` are seats: ``player_0`` is the first
 player, Black until the pie swap and White after it. Actions are the
-micro-decisions of :mod:`veletas.encoding`, so one agent acts for several
+micro-decisions of :mod:`veletas.games.veletas.encoding`, so one agent acts for several
 steps in a row during a turn (``agent_selection`` stays on it). The
 observation is a dict: ``"observation"``, the float32 planes of
 ``DecisionState.observation()`` seen by that agent (own and opponent planes
@@ -41,7 +41,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 import veletas
-from veletas.encoding import OBSERVATION_PLANES, DecisionState, describe, observation_for
+from veletas.games.veletas.encoding import OBSERVATION_PLANES, DecisionState, describe, observation_for
 
 __all__ = ["VeletasEnv", "env", "raw_env"]
 

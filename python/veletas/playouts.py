@@ -31,7 +31,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from veletas.base import SETUP_RULES, VARIANTS, Color, Rules
+from veletas.games.veletas.types import SETUP_RULES, VARIANTS, Color, Rules
+from veletas._checks import count, integer
 from veletas.errors import InvalidRulesError
 
 if TYPE_CHECKING:
@@ -490,11 +491,11 @@ class PlayoutJob:
             raise ValueError(f"unknown backend {backend!r}; expected 'rust' or 'python'")
         if not isinstance(policy, str) or policy not in POLICIES:
             raise ValueError(f"unknown policy {policy!r}; expected 'micro' or 'uniform'")
-        seed = _integer("seed", seed)
+        seed = integer("seed", seed)
         if not 0 <= seed < _LAST_GAME:
             raise ValueError(f"seed must be in 0 .. 2**64 - 1, not {seed!r}")
         if threads is not None:
-            threads = _integer("threads", threads)
+            threads = integer("threads", threads)
             if threads < 1:
                 raise ValueError(
                     f"threads must be at least 1 (or None for every core), not {threads!r}"
@@ -539,8 +540,8 @@ class PlayoutJob:
         :raises ValueError: for a negative index or count, or a range past
             game 2**64 - 1.
         """
-        first_game = _integer("first_game", first_game)
-        n_games = _integer("n_games", n_games)
+        first_game = integer("first_game", first_game)
+        n_games = integer("n_games", n_games)
         if n_games < 0:
             raise ValueError(f"n_games must be 0 or more, not {n_games!r}")
         if first_game < 0 or first_game + n_games > _LAST_GAME:
@@ -562,7 +563,7 @@ class PlayoutJob:
 
             arrays = _veletas.run_playouts(self.start, threads=self.threads, **arguments)
         else:
-            from veletas.reference.playouts import run_games
+            from veletas.games.veletas.reference.playouts import run_games
 
             arrays = run_games(self.start, **arguments)
         return Playouts(
@@ -622,7 +623,7 @@ def playouts(
     :raises InvalidFenError: for a ``start`` position string that is refused.
     :raises TypeError: for arguments of the wrong type.
     """
-    n_games = _count(n_games)
+    n_games = count(n_games)
     job = PlayoutJob.make(
         variant=variant,
         size=size,
@@ -636,19 +637,6 @@ def playouts(
         record=record,
     )
     return job.run(0, n_games)
-
-
-def _count(n_games: object) -> int:
-    n = _integer("n_games", n_games)
-    if n < 0:
-        raise ValueError(f"n_games must be 0 or more, not {n!r}")
-    return n
-
-
-def _integer(name: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise TypeError(f"{name} must be an int, not {value!r}")
-    return int(value)
 
 
 def _check_agreement(

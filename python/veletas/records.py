@@ -42,7 +42,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from veletas.base import SETUP_RULES, VARIANTS, Color, Rules
+from veletas.games.veletas.types import SETUP_RULES, VARIANTS, Color, Rules
 from veletas.errors import InvalidRecordError, VeletasError
 
 __all__ = ["RESULTS", "GameRecord", "read", "write"]

@@ -6,7 +6,7 @@ import os
 import sys
 from typing import Any, TextIO
 
-from veletas.base import FILE_NAMES, Piece, square, square_name
+from veletas.games.veletas.types import FILE_NAMES, Piece, square, square_name
 
 _RESET = "\x1b[0m"
 _BOARD = "\x1b[48;5;180m"

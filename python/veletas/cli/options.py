@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 import veletas
-from veletas.base import SETUP_RULES, VARIANTS
+from veletas.games.veletas.types import SETUP_RULES, VARIANTS
 
 
 def add_rules(parser: argparse.ArgumentParser) -> None:

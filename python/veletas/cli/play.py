@@ -8,7 +8,7 @@ from typing import Any
 
 import veletas
 from veletas import records
-from veletas.base import parse_square
+from veletas.games.veletas.types import parse_square
 from veletas.cli import draw, options
 
 BOTS = ("mcts", "greedy", "random")

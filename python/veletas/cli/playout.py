@@ -19,7 +19,7 @@ from typing import Protocol
 
 from tqdm import tqdm
 
-from veletas.base import Color
+from veletas.games.veletas.types import Color
 from veletas.cli import options
 from veletas.playouts import POLICIES, Estimate, PlayoutJob, Playouts
 

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 import veletas
-from veletas.base import SETUP_RULES
+from veletas.games.veletas.types import SETUP_RULES
 from veletas.cli import draw
 
 

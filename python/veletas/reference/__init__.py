@@ -1,19 +1,18 @@
-"""The pure-Python reference engine: a plain, readable reading of the rules.
-
-It is the oracle the native core is tested against, and it runs anywhere
-without the extension.
+"""The pure-Python reference engine of Veletas: a plain, readable reading of
+the rules, the oracle the native core is tested against, and the fallback
+that runs without the extension.
 
 >>> from veletas.reference import Board
 >>> board = Board(variant="small")
 >>> board.perft(1)
 25
+
+It lives in :mod:`veletas.games.veletas.reference`; this package is its
+public name.
 """
 
 from __future__ import annotations
 
-from veletas.reference.board import Board, LegalMoves
-from veletas.reference.decision import DecisionState
-from veletas.reference.move import Move
-from veletas.reference.playouts import playouts
+from veletas.games.veletas.reference import Board, DecisionState, LegalMoves, Move, playouts
 
 __all__ = ["Board", "DecisionState", "LegalMoves", "Move", "playouts"]

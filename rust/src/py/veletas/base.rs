@@ -1,4 +1,4 @@
-//! The shared plain types of `veletas.base`, imported once and converted to.
+//! The shared plain types of `veletas.games.veletas.types`, imported once and converted to.
 
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -17,20 +17,20 @@ static COLORS: PyOnceLock<[Py<PyAny>; 2]> = PyOnceLock::new();
 static PHASES: PyOnceLock<[Py<PyAny>; 3]> = PyOnceLock::new();
 static PIECES: PyOnceLock<[Py<PyAny>; 5]> = PyOnceLock::new();
 
-/// `veletas.base.Rules`, the class.
+/// `veletas.games.veletas.types.Rules`, the class.
 pub fn rules_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
-    RULES.import(py, "veletas.base", "Rules")
+    RULES.import(py, "veletas.games.veletas.types", "Rules")
 }
 
-/// `veletas.base.Piece`, the class.
+/// `veletas.games.veletas.types.Piece`, the class.
 pub fn piece_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
-    PIECE.import(py, "veletas.base", "Piece")
+    PIECE.import(py, "veletas.games.veletas.types", "Piece")
 }
 
 /// The `Color` member of `color`.
 pub fn color(py: Python<'_>, color: Color) -> PyResult<Bound<'_, PyAny>> {
     let members = COLORS.get_or_try_init(py, || -> PyResult<_> {
-        let class = COLOR.import(py, "veletas.base", "Color")?;
+        let class = COLOR.import(py, "veletas.games.veletas.types", "Color")?;
         Ok([class.call1((0,))?.unbind(), class.call1((1,))?.unbind()])
     })?;
     Ok(members[color.index()].bind(py).clone())
@@ -47,7 +47,7 @@ pub fn optional_color(py: Python<'_>, color: Option<Color>) -> PyResult<Bound<'_
 /// The `Phase` member of `phase`.
 pub fn phase(py: Python<'_>, phase: Phase) -> PyResult<Bound<'_, PyAny>> {
     let members = PHASES.get_or_try_init(py, || -> PyResult<_> {
-        let class = PHASE.import(py, "veletas.base", "Phase")?;
+        let class = PHASE.import(py, "veletas.games.veletas.types", "Phase")?;
         let member = |p: Phase| class.call1((p.name(),)).map(Bound::unbind);
         Ok([
             member(Phase::Setup)?,
@@ -76,13 +76,13 @@ pub fn piece(py: Python<'_>, piece: Piece) -> PyResult<Bound<'_, PyAny>> {
 
 /// `Claims(black, white)` of `pos`.
 pub fn claims<'py>(py: Python<'py>, pos: &Position) -> PyResult<Bound<'py, PyAny>> {
-    let class = CLAIMS.import(py, "veletas.base", "Claims")?;
+    let class = CLAIMS.import(py, "veletas.games.veletas.types", "Claims")?;
     class.call1((pos.claims(Color::Black), pos.claims(Color::White)))
 }
 
 /// `Outcome(winner, claims)` of `pos`.
 pub fn outcome<'py>(py: Python<'py>, pos: &Position) -> PyResult<Bound<'py, PyAny>> {
-    let class = OUTCOME.import(py, "veletas.base", "Outcome")?;
+    let class = OUTCOME.import(py, "veletas.games.veletas.types", "Outcome")?;
     class.call1((optional_color(py, pos.winner())?, claims(py, pos)?))
 }
 

@@ -28,11 +28,11 @@ from typing import Any
 
 import numpy as np
 
-from veletas.base import Color, Phase, Piece
+from veletas.games.veletas.types import Color, Phase, Piece
 from veletas.errors import IllegalMoveError
-from veletas.reference.board import Board
-from veletas.reference.geometry import geometry
-from veletas.reference.move import Move
+from veletas.games.veletas.reference.board import Board
+from veletas.games.veletas.reference.geometry import geometry
+from veletas.games.veletas.reference.move import Move
 
 __all__ = [
     "DecisionState",

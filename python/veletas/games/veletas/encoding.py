@@ -9,7 +9,7 @@ placement, and a play turn is up to three decisions by the same player:
 destination; then the target of the shot. Every offered prefix completes.
 
 >>> import veletas
->>> from veletas.encoding import move_to_actions, actions_to_move
+>>> from veletas.games.veletas.encoding import move_to_actions, actions_to_move
 >>> board = veletas.Board("7/2x4/7/1s5/7/o1s2s1/7 b play 3")
 >>> move = veletas.Move.parse("c2-c3/c2")
 >>> move_to_actions(move, board)
@@ -34,9 +34,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from veletas import DecisionState
-from veletas.base import Phase, square_name
+from veletas.games.veletas.types import Phase, square_name
 from veletas.errors import IllegalMoveError
-from veletas.reference.rng import Rng
+from veletas.rng import Rng
 
 if TYPE_CHECKING:
     from veletas import Board, Move

@@ -1,10 +1,10 @@
 """Who claims a trapped shooter (RULES.md section 4, step 3).
 
-Cells are the board's 100 letters (see :mod:`veletas.reference.fen`); claim
+Cells are the board's 100 letters (see :mod:`veletas.games.veletas.reference.fen`); claim
 markers (``X``, ``O``) are not stones, so they never join a group.
 
->>> from veletas.reference.fen import parse_fen
->>> from veletas.reference.geometry import geometry
+>>> from veletas.games.veletas.reference.fen import parse_fen
+>>> from veletas.games.veletas.reference.geometry import geometry
 >>> from veletas import Color, C3
 >>> cells = parse_fen("s3s/5/1xsoo/5/5 w play 3", "perimeter").cells  # c3: x left, oo right
 >>> claimant(cells, geometry(5).orthogonal, C3, shooter=Color.WHITE)
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from veletas.base import Color
+from veletas.games.veletas.types import Color
 
 __all__ = ["STONE_LETTERS", "claimant", "group_size"]
 

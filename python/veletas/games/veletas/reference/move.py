@@ -15,7 +15,7 @@ from __future__ import annotations
 import operator
 import re
 
-from veletas.base import parse_square, square_name
+from veletas.games.veletas.types import parse_square, square_name
 from veletas.errors import InvalidMoveError
 
 __all__ = ["Move", "shooter_placement", "stone"]

@@ -2,12 +2,12 @@
 
 :func:`playouts` takes the arguments of :func:`veletas.playouts` and returns
 the same :class:`~veletas.playouts.Playouts`. It follows ``docs/playouts.md``
-step by step with :class:`~veletas.reference.rng.Rng`, so that:
+step by step with :class:`~veletas.rng.Rng`, so that:
 
 - ``policy="micro"`` gives the very games of the native runner (bit-identical
   arrays for the same seed): each decision takes
   ``legal_actions()[rng.below(len(legal_actions()))]`` of a
-  :class:`~veletas.reference.decision.DecisionState`;
+  :class:`~veletas.games.veletas.reference.decision.DecisionState`;
 - ``policy="uniform"`` draws every move exactly uniformly from the legal
   moves by the same counting and rejection method, and so also gives the
   native runner's games.
@@ -27,13 +27,14 @@ from typing import Any
 
 import numpy as np
 
-from veletas.base import Phase, Piece
-from veletas.playouts import KIND_SHOOTER, KIND_STONE, KIND_SWAP, PlayoutJob, Playouts, _count
-from veletas.reference.board import Board
-from veletas.reference.decision import DecisionState, reach_after_move
-from veletas.reference.geometry import geometry
-from veletas.reference.move import Move
-from veletas.reference.rng import Rng
+from veletas.games.veletas.types import Phase, Piece
+from veletas._checks import count
+from veletas.playouts import KIND_SHOOTER, KIND_STONE, KIND_SWAP, PlayoutJob, Playouts
+from veletas.games.veletas.reference.board import Board
+from veletas.games.veletas.reference.decision import DecisionState, reach_after_move
+from veletas.games.veletas.reference.geometry import geometry
+from veletas.games.veletas.reference.move import Move
+from veletas.rng import Rng
 
 __all__ = ["play_game", "playouts", "run_games", "uniform_move"]
 
@@ -61,7 +62,7 @@ def playouts(
     :raises InvalidFenError: for a ``start`` position string that is refused.
     :raises TypeError: for arguments of the wrong type.
     """
-    n_games = _count(n_games)
+    n_games = count(n_games)
     job = PlayoutJob.make(
         variant=variant,
         size=size,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from veletas.base import Color, Phase, shooter_count_problem
+from veletas.games.veletas.types import Color, Phase, shooter_count_problem
 from veletas.errors import InvalidFenError
 
 __all__ = ["EMPTY", "PIECE_LETTERS", "Position", "format_fen", "parse_fen"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterator
 
-from veletas.base import (
+from veletas.games.veletas.types import (
     SETUP_RULES,
     VARIANTS,
     Claims,
@@ -27,10 +27,10 @@ from veletas.base import (
     square_name,
 )
 from veletas.errors import IllegalMoveError, InvalidRulesError
-from veletas.reference.claims import STONE_LETTERS, claimant
-from veletas.reference.fen import EMPTY, Position, format_fen, parse_fen
-from veletas.reference.geometry import geometry
-from veletas.reference.move import Move, shooter_placement, stone
+from veletas.games.veletas.reference.claims import STONE_LETTERS, claimant
+from veletas.games.veletas.reference.fen import EMPTY, Position, format_fen, parse_fen
+from veletas.games.veletas.reference.geometry import geometry
+from veletas.games.veletas.reference.move import Move, shooter_placement, stone
 
 __all__ = ["Board", "LegalMoves"]
 

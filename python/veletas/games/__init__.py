@@ -1,0 +1,82 @@
+"""The games veletas plays, by name: what the generic machinery (pictures,
+the command line, playouts) needs to know of each.
+
+>>> from veletas import games
+>>> sorted(games.GAMES)
+['meridians', 'veletas']
+>>> import veletas
+>>> games.game_of(veletas.Board()).name
+'veletas'
+
+Each game has its own package here (``veletas.games.<name>``) with its plain
+types, its pure-Python ``reference`` engine and its drawing; the compiled
+engine of each lives in the extension. A third game adds a package and an
+entry in :data:`GAMES`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["GAMES", "Game", "game_of", "get"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Game:
+    """A game of the family, as the generic machinery sees it."""
+
+    name: str
+    """The name ``--game`` and ``game=`` take."""
+    package: str
+    """The public package of its API (``Board``, ``Move``, ``reference``)."""
+    drawing: str
+    """The module whose ``board(board, **options)`` draws a position as SVG."""
+
+    def api(self) -> Any:
+        """The public package: ``Board``, ``Move``, ``reference`` and the rest."""
+        return importlib.import_module(self.package)
+
+    def board_types(self) -> tuple[type, ...]:
+        """The board classes of both engines (one where the extension is not built)."""
+        api = self.api()
+        reference = importlib.import_module(f"{self.package}.reference")
+        return tuple({api.Board, reference.Board})
+
+    @property
+    def draw(self) -> Callable[..., str]:
+        """``draw(board, **options)``: the SVG picture of a position."""
+        drawing: Callable[..., str] = importlib.import_module(self.drawing).board
+        return drawing
+
+
+GAMES: dict[str, Game] = {
+    "veletas": Game("veletas", "veletas", "veletas.games.veletas.svg"),
+    "meridians": Game("meridians", "veletas.meridians", "veletas.games.meridians.svg"),
+}
+"""Every game, by name. Veletas is the default everywhere."""
+
+
+def get(name: str) -> Game:
+    """The game called ``name``.
+
+    :raises ValueError: for an unknown name, listing the known ones.
+    """
+    try:
+        return GAMES[name]
+    except (KeyError, TypeError):
+        known = ", ".join(repr(game) for game in GAMES)
+        raise ValueError(f"unknown game {name!r}; expected one of {known}") from None
+
+
+def game_of(board: object) -> Game:
+    """The game a board (of either engine) plays.
+
+    :raises TypeError: if ``board`` is no game's board.
+    """
+    for game in GAMES.values():
+        if isinstance(board, game.board_types()):
+            return game
+    raise TypeError(f"expected a board of a game of veletas, not {type(board).__name__}")
