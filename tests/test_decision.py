@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 import veletas
 from veletas import Color, IllegalMoveError, Phase
-from veletas.reference import Board, DecisionState, Move
 from veletas.games.veletas.reference.decision import action_to_square, square_to_action
+from veletas.reference import Board, DecisionState, Move
 
 PLAY = "7/2x4/7/1s5/7/o1s2s1/7 b play 3"
 

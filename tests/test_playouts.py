@@ -161,7 +161,9 @@ def test_rust_and_reference_play_the_same_uniform_games(
         "policy": "uniform",
         "record": True,
     }
-    assert_same_games(veletas.playouts(40, **options), veletas.games.veletas.reference.playouts(40, **options))
+    assert_same_games(
+        veletas.playouts(40, **options), veletas.games.veletas.reference.playouts(40, **options)
+    )
 
 
 def mid_game_starts() -> list[veletas.Board]:
@@ -380,7 +382,9 @@ def test_plies_count_moves_not_the_start_history() -> None:
 @pytest.mark.parametrize("policy", ["micro", "uniform"])
 def test_records_replay_to_each_game_end(policy: str) -> None:
     rust = veletas.playouts(60, variant="medium", seed=8, policy=policy, record=True)
-    reference = veletas.games.veletas.reference.playouts(60, variant="medium", seed=8, policy=policy, record=True)
+    reference = veletas.games.veletas.reference.playouts(
+        60, variant="medium", seed=8, policy=policy, record=True
+    )
     for i in range(len(rust)):
         board = rust.board(i)
         other = reference.board(i)
@@ -524,5 +528,7 @@ def test_many_more_games_agree(
     }
     for policy, games in [("micro", 2000), ("uniform", 300)]:
         rust = veletas.playouts(games, seed=11, policy=policy, **options)
-        reference = veletas.games.veletas.reference.playouts(games, seed=11, policy=policy, **options)
+        reference = veletas.games.veletas.reference.playouts(
+            games, seed=11, policy=policy, **options
+        )
         assert_same_games(rust, reference)

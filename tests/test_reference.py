@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from veletas import Piece, parse_square
-from veletas.reference import Board, LegalMoves, Move
 from veletas.games.veletas.reference.geometry import geometry
+from veletas.reference import Board, LegalMoves, Move
 
 
 def test_public_names() -> None:

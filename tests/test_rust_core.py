@@ -378,7 +378,11 @@ def test_perft_in_threads_agrees_with_one_thread() -> None:
 
 @pytest.mark.parametrize(
     ("value", "module"),
-    [(None, "veletas._veletas"), ("rust", "veletas._veletas"), ("python", "veletas.games.veletas.reference")],
+    [
+        (None, "veletas._veletas"),
+        ("rust", "veletas._veletas"),
+        ("python", "veletas.games.veletas.reference"),
+    ],
 )
 def test_backend_switch(value: str | None, module: str) -> None:
     env = {k: v for k, v in os.environ.items() if k != "VELETAS_IMPLEMENTATION"}

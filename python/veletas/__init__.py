@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import os
 
-from veletas.games.veletas import types as _types
-from veletas.games.veletas.types import *  # noqa: F403  (Color, Rules, squares A1 .. J10, ...)
 from veletas.errors import (
     IllegalMoveError,
     InvalidFenError,
@@ -28,6 +26,8 @@ from veletas.errors import (
     InvalidRulesError,
     VeletasError,
 )
+from veletas.games.veletas import types as _types
+from veletas.games.veletas.types import *  # noqa: F403  (Color, Rules, squares A1 .. J10, ...)
 from veletas.playouts import Playouts, playouts
 
 try:

@@ -2,11 +2,9 @@
 ``DecisionState`` (turns as micro-decisions) and ``VectorEnv``.
 
 Squares are plain ints, ``rank * 10 + file`` (``a1 = 0``), on every board
-size. The shared types (:class:`~veletas.games.veletas.types.Color`, :class:`~veletas.games.veletas.types.Phase`,
-:class:`~veletas.games.veletas.types.Piece`, :class:`~veletas.games.veletas.types.Claims`,
-:class:`~veletas.games.veletas.types.Outcome`, :class:`~veletas.games.veletas.types.Rules`) and the
-exceptions of :mod:`veletas.errors` are the very ones the pure-Python
-reference uses.
+size. The shared types of :mod:`veletas.games.veletas.types` (``Color``,
+``Phase``, ``Piece``, ``Claims``, ``Outcome``, ``Rules``) and the exceptions
+of :mod:`veletas.errors` are the very ones the pure-Python reference uses.
 """
 
 from collections.abc import Iterator

@@ -44,7 +44,6 @@ import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 import veletas
-from veletas.games.veletas.types import Rules
 from veletas.games.veletas.encoding import (
     OBSERVATION_PLANES,
     DecisionState,
@@ -52,6 +51,7 @@ from veletas.games.veletas.encoding import (
     describe,
     observation_for,
 )
+from veletas.games.veletas.types import Rules
 
 __all__ = ["GAME_TYPE", "VeletasGame", "VeletasObserver", "VeletasState"]
 

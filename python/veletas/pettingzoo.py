@@ -41,7 +41,12 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 import veletas
-from veletas.games.veletas.encoding import OBSERVATION_PLANES, DecisionState, describe, observation_for
+from veletas.games.veletas.encoding import (
+    OBSERVATION_PLANES,
+    DecisionState,
+    describe,
+    observation_for,
+)
 
 __all__ = ["VeletasEnv", "env", "raw_env"]
 

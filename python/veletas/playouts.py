@@ -31,9 +31,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from veletas.games.veletas.types import SETUP_RULES, VARIANTS, Color, Rules
 from veletas._checks import count, integer
 from veletas.errors import InvalidRulesError
+from veletas.games.veletas.types import SETUP_RULES, VARIANTS, Color, Rules
 
 if TYPE_CHECKING:
     from veletas.records import GameRecord

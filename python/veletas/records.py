@@ -42,8 +42,8 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from veletas.games.veletas.types import SETUP_RULES, VARIANTS, Color, Rules
 from veletas.errors import InvalidRecordError, VeletasError
+from veletas.games.veletas.types import SETUP_RULES, VARIANTS, Color, Rules
 
 __all__ = ["RESULTS", "GameRecord", "read", "write"]
 

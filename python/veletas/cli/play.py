@@ -8,8 +8,8 @@ from typing import Any
 
 import veletas
 from veletas import records
-from veletas.games.veletas.types import parse_square
 from veletas.cli import draw, options
+from veletas.games.veletas.types import parse_square
 
 BOTS = ("mcts", "greedy", "random")
 

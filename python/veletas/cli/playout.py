@@ -19,8 +19,8 @@ from typing import Protocol
 
 from tqdm import tqdm
 
-from veletas.games.veletas.types import Color
 from veletas.cli import options
+from veletas.games.veletas.types import Color
 from veletas.playouts import POLICIES, Estimate, PlayoutJob, Playouts
 
 DEFAULT_GAMES = 100_000

@@ -6,8 +6,8 @@ import argparse
 import sys
 
 import veletas
-from veletas.games.veletas.types import SETUP_RULES
 from veletas.cli import draw
+from veletas.games.veletas.types import SETUP_RULES
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -34,8 +34,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from veletas import DecisionState
-from veletas.games.veletas.types import Phase, square_name
 from veletas.errors import IllegalMoveError
+from veletas.games.veletas.types import Phase, square_name
 from veletas.rng import Rng
 
 if TYPE_CHECKING:

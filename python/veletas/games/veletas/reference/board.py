@@ -15,6 +15,11 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterator
 
+from veletas.errors import IllegalMoveError, InvalidRulesError
+from veletas.games.veletas.reference.claims import STONE_LETTERS, claimant
+from veletas.games.veletas.reference.fen import EMPTY, Position, format_fen, parse_fen
+from veletas.games.veletas.reference.geometry import geometry
+from veletas.games.veletas.reference.move import Move, shooter_placement, stone
 from veletas.games.veletas.types import (
     SETUP_RULES,
     VARIANTS,
@@ -26,11 +31,6 @@ from veletas.games.veletas.types import (
     Rules,
     square_name,
 )
-from veletas.errors import IllegalMoveError, InvalidRulesError
-from veletas.games.veletas.reference.claims import STONE_LETTERS, claimant
-from veletas.games.veletas.reference.fen import EMPTY, Position, format_fen, parse_fen
-from veletas.games.veletas.reference.geometry import geometry
-from veletas.games.veletas.reference.move import Move, shooter_placement, stone
 
 __all__ = ["Board", "LegalMoves"]
 

@@ -28,11 +28,11 @@ from typing import Any
 
 import numpy as np
 
-from veletas.games.veletas.types import Color, Phase, Piece
 from veletas.errors import IllegalMoveError
 from veletas.games.veletas.reference.board import Board
 from veletas.games.veletas.reference.geometry import geometry
 from veletas.games.veletas.reference.move import Move
+from veletas.games.veletas.types import Color, Phase, Piece
 
 __all__ = [
     "DecisionState",
@@ -215,6 +215,51 @@ class DecisionState:
         mask = np.zeros(self.num_actions, dtype=np.int8)
         mask[self.legal_actions()] = 1
         return mask
+
+    def observation(self) -> np.ndarray:
+        """The decision as float32 planes ``(12, N, N)``, indexed ``[plane,
+        rank, file]``, seen from the colour to act (the table of
+        ``docs/rl.md``): own and opponent stones, unclaimed shooters, own and
+        opponent claims, the chosen origin and destination, then constant
+        planes for a due shot after ``PASS``, setup, pie, play and White to act.
+
+        >>> state = DecisionState(Board(variant="small"))
+        >>> planes = state.observation()
+        >>> planes.shape, float(planes[8].sum())  # setup: plane 8 is all 1
+        ((12, 7, 7), 49.0)
+        """
+        board, size = self._board, self.size
+        turn = board.turn
+        own, other = (
+            (Color.BLACK, Color.WHITE) if turn is Color.BLACK else (Color.WHITE, Color.BLACK)
+        )
+        stone = {Color.BLACK: Piece.BLACK_STONE, Color.WHITE: Piece.WHITE_STONE}
+        claimed = {Color.BLACK: Piece.BLACK_CLAIMED, Color.WHITE: Piece.WHITE_CLAIMED}
+        square_planes = [
+            stone[own],
+            stone[other],
+            Piece.SHOOTER,
+            claimed[own],
+            claimed[other],
+        ]
+        planes = np.zeros((12, size, size), dtype=np.float32)
+        for index, piece in enumerate(square_planes):
+            for sq in board.pieces(piece):
+                planes[index, sq // 10, sq % 10] = 1.0
+        for index, sq in ((5, self._origin), (6, self._destination)):
+            if sq is not None:
+                planes[index, sq // 10, sq % 10] = 1.0
+        constants = {
+            7: self._stage == "target" and self._origin is None,
+            8: board.phase is Phase.SETUP,
+            9: board.phase is Phase.PIE,
+            10: board.phase is Phase.PLAY,
+            11: turn is Color.WHITE,
+        }
+        for index, on in constants.items():
+            if on:
+                planes[index] = 1.0
+        return planes
 
     def apply(self, action: int) -> Move | None:
         """Take ``action``; returns the completed move when the turn completes.

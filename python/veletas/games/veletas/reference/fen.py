@@ -12,8 +12,8 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from veletas.games.veletas.types import Color, Phase, shooter_count_problem
 from veletas.errors import InvalidFenError
+from veletas.games.veletas.types import Color, Phase, shooter_count_problem
 
 __all__ = ["EMPTY", "PIECE_LETTERS", "Position", "format_fen", "parse_fen"]
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 import operator
 import re
 
-from veletas.games.veletas.types import parse_square, square_name
 from veletas.errors import InvalidMoveError
+from veletas.games.veletas.types import parse_square, square_name
 
 __all__ = ["Move", "shooter_placement", "stone"]
 

@@ -27,13 +27,13 @@ from typing import Any
 
 import numpy as np
 
-from veletas.games.veletas.types import Phase, Piece
 from veletas._checks import count
-from veletas.playouts import KIND_SHOOTER, KIND_STONE, KIND_SWAP, PlayoutJob, Playouts
 from veletas.games.veletas.reference.board import Board
 from veletas.games.veletas.reference.decision import DecisionState, reach_after_move
 from veletas.games.veletas.reference.geometry import geometry
 from veletas.games.veletas.reference.move import Move
+from veletas.games.veletas.types import Phase, Piece
+from veletas.playouts import KIND_SHOOTER, KIND_STONE, KIND_SWAP, PlayoutJob, Playouts
 from veletas.rng import Rng
 
 __all__ = ["play_game", "playouts", "run_games", "uniform_move"]
