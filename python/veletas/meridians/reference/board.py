@@ -85,8 +85,7 @@ class Board:
             position = parse_fen(fen)
             if size is not None and size != position.size:
                 raise InvalidRulesError(
-                    f"size {size!r} does not match the position string, "
-                    f"which is {position.size!r}"
+                    f"size {size!r} does not match the position string, which is {position.size!r}"
                 )
         self._load(position, pie)
 
@@ -101,6 +100,7 @@ class Board:
         self._turn = position.turn
         self._phase = position.phase
         self._stack: list[_Undo] = []
+        self._version = 0  # counts pushes and pops: a view can tell the position changed
 
     # ------------------------------------------------------------------
     # Reading the position
@@ -312,9 +312,7 @@ class Board:
         """
         cells = self._cells
         neighbours = self._geo.neighbours
-        return any(
-            cells[n] is None for s in self._stones[self._turn] for n in neighbours[s]
-        )
+        return any(cells[n] is None for s in self._stones[self._turn] for n in neighbours[s])
 
     @property
     def winner(self) -> Color | None:
@@ -497,6 +495,7 @@ class Board:
                 self._turn = Color.LIGHT
                 self._phase = Phase.PLAY if placed_before == 1 else Phase.OPEN
         self._stack.append((move, turn, phase, removed))
+        self._version += 1
 
     def _remove_dead_groups(self, color: Color) -> tuple[int, ...]:
         """Remove all dead groups of ``color`` together; returns their points, ascending."""
@@ -524,6 +523,7 @@ class Board:
             self._cells[p] = None
             own.remove(p)
         self._turn, self._phase = turn, phase
+        self._version += 1
         return move
 
     def peek(self) -> Move:
@@ -558,6 +558,7 @@ class Board:
         other._turn = self._turn
         other._phase = self._phase
         other._stack = list(self._stack) if stack else []
+        other._version = 0
         return other
 
     def __copy__(self) -> Board:
@@ -579,20 +580,16 @@ class Board:
         # chess board, equality ignores the move stack.
         return (self.fen(), self._pie)
 
-    def __getstate__(self) -> dict[str, object]:
-        # The position before the first move, and the moves: unpickling replays them.
+    def __getstate__(self) -> tuple[str, bool, list[str]]:
+        # The position before the first move, the pie option and the moves:
+        # unpickling replays them.
         root = self.copy()
         while root._stack:
             root.pop()
-        return {
-            "fen": root.fen(),
-            "pie": self._pie,
-            "moves": [str(move) for move in self.move_stack],
-        }
+        return root.fen(), self._pie, [str(move) for move in self.move_stack]
 
-    def __setstate__(self, state: dict[str, object]) -> None:
-        fen, pie, moves = state["fen"], state["pie"], state["moves"]
-        assert isinstance(fen, str) and isinstance(pie, bool) and isinstance(moves, list)
+    def __setstate__(self, state: tuple[str, bool, list[str]]) -> None:
+        fen, pie, moves = state
         self._load(parse_fen(fen), pie)
         for text in moves:
             self.push_str(text)
@@ -661,23 +658,32 @@ class LegalMoves:
     (113, False)
     """
 
-    __slots__ = ("_board",)
+    __slots__ = ("_board", "_cache")
 
     def __init__(self, board: Board) -> None:
         self._board = board
+        self._cache: tuple[int, list[Move]] | None = None
+
+    def _moves(self) -> list[Move]:
+        # `list(view)` asks for the length and then iterates: generate once
+        # per position.
+        version = self._board._version
+        if self._cache is None or self._cache[0] != version:
+            self._cache = (version, self._board._generate())
+        return self._cache[1]
 
     def __iter__(self) -> Iterator[Move]:
-        return iter(self._board._generate())
+        return iter(self._moves())
 
     def __len__(self) -> int:
-        return self._board._count()
+        return len(self._moves())
 
     def count(self) -> int:
         """The number of legal moves."""
-        return self._board._count()
+        return len(self._moves())
 
     def __bool__(self) -> bool:
-        return self._board._count() > 0
+        return bool(self._moves())
 
     def __contains__(self, move: object) -> bool:
         return isinstance(move, Move) and self._board._illegality(move) is None
