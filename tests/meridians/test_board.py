@@ -30,7 +30,7 @@ def _state(board: Any) -> tuple[str, list[Any], tuple[str, ...]]:
 # Illegal moves: the messages of the API contract, and the board unchanged
 
 
-def _played(engine: ModuleType, fen: str, moves: list[str], pie: bool = False) -> Any:
+def _played(engine: ModuleType, fen: str | None, moves: list[str], pie: bool = False) -> Any:
     board = engine.Board(fen, pie=pie)
     for text in moves:
         board.push_str(text)

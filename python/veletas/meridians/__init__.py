@@ -1,4 +1,5 @@
-"""Meridians, the territory game of Kanare Kato (2021), on the boards 5-6, 6-7 and 7-8.
+"""Meridians (Kanare Kato, 2021): stones placed by sight, dead groups removed, and the
+last colour left on the board wins; on the boards 5-6, 6-7 and 7-8.
 
 >>> from veletas import meridians
 >>> board = meridians.Board()
