@@ -17,6 +17,7 @@ search are native only.
 from __future__ import annotations
 
 import os
+from types import ModuleType
 
 from veletas.errors import (
     IllegalMoveError,
@@ -30,6 +31,7 @@ from veletas.games.veletas import types as _types
 from veletas.games.veletas.types import *  # noqa: F403  (Color, Rules, squares A1 .. J10, ...)
 from veletas.playouts import Playouts, playouts
 
+_native: ModuleType | None
 try:
     from veletas import _veletas as _native
 except ImportError:  # no compiled extension: the reference serves

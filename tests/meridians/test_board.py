@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from veletas.errors import IllegalMoveError, InvalidMoveError
-from veletas.meridians.types import Color, Outcome, Phase, Stones, parse_point, point_name
+from veletas.games.meridians.types import Color, Outcome, Phase, Stones, parse_point, point_name
 
 AFTER_FOUR = "x6/8/9/10/11/12/12/11/3o6/9/5x2/o6 l play"
 """The 6-7 start after f2 a1 f12 d4."""

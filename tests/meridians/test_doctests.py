@@ -9,12 +9,12 @@ import pytest
 
 MODULES = [
     "veletas.meridians",
-    "veletas.meridians.types",
+    "veletas.games.meridians.types",
     "veletas.meridians.reference",
-    "veletas.meridians.reference.board",
-    "veletas.meridians.reference.fen",
-    "veletas.meridians.reference.geometry",
-    "veletas.meridians.reference.move",
+    "veletas.games.meridians.reference.board",
+    "veletas.games.meridians.reference.fen",
+    "veletas.games.meridians.reference.geometry",
+    "veletas.games.meridians.reference.move",
 ]
 
 

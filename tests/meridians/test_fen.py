@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from veletas.errors import InvalidFenError, InvalidRulesError
-from veletas.meridians.types import Color, Phase
+from veletas.games.meridians.types import Color, Phase
 
 START = {
     "5-6": "6/7/8/9/10/10/9/8/7/6 l open",

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from veletas.errors import InvalidMoveError
-from veletas.meridians.types import point_name
+from veletas.games.meridians.types import point_name
 
 
 def test_parse_and_print(engine: ModuleType) -> None:

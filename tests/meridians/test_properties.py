@@ -10,7 +10,7 @@ from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
-from veletas.meridians.types import SIZES, Color, Phase, point_name
+from veletas.games.meridians.types import SIZES, Color, Phase, point_name
 
 
 def _check_ply(engine: ModuleType, board: Any, everything: list[Any]) -> None:

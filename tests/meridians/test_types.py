@@ -1,4 +1,4 @@
-"""The shared types of veletas.meridians.types: colours, phases, sizes and points."""
+"""The shared types of veletas.games.meridians.types: colours, phases, sizes and points."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pickle
 import pytest
 from veletas.errors import InvalidMoveError, InvalidRulesError
 from veletas.meridians import types
-from veletas.meridians.types import (
+from veletas.games.meridians.types import (
     SIZES,
     Color,
     Outcome,

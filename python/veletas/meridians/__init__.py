@@ -8,16 +8,17 @@ Move.parse('f7')
 >>> board.fen(), board.turn
 ('7/8/9/10/11/5x6/12/11/10/9/8/7 d open', <Color.DARK: 1>)
 
-``Board``, ``Move`` and ``LegalMoves`` come from the pure-Python reference
-(:mod:`veletas.meridians.reference`); the shared types are in
-:mod:`veletas.meridians.types`.
+``Board``, ``Move`` and ``LegalMoves`` come from the native core, or from the
+pure-Python reference (:mod:`veletas.meridians.reference`) where the extension
+is not built or ``VELETAS_IMPLEMENTATION=python`` asks for it, as for Veletas.
+The plain types (``Color``, ``Phase``, ``Stones``, ``Outcome``, points) are
+the same for both engines: :mod:`veletas.games.meridians.types`.
 """
 
 from __future__ import annotations
 
-from veletas.meridians import reference
-from veletas.meridians.reference import Board, LegalMoves, Move
-from veletas.meridians.types import (
+from veletas import IMPLEMENTATION
+from veletas.games.meridians.types import (
     SIZES,
     Color,
     Outcome,
@@ -29,6 +30,19 @@ from veletas.meridians.types import (
     point,
     point_name,
 )
+from veletas.meridians import reference
+
+if IMPLEMENTATION == "rust":
+    from veletas._veletas import MeridiansBoard as Board
+    from veletas._veletas import MeridiansLegalMoves as LegalMoves
+    from veletas._veletas import MeridiansMove as Move
+else:
+    # The reference serves the same API; type checkers see the native stubs.
+    from veletas.meridians.reference import (  # type: ignore[assignment]
+        Board,
+        LegalMoves,
+        Move,
+    )
 
 __all__ = [
     "SIZES",

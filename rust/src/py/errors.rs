@@ -24,3 +24,64 @@ pub fn fen_text<'a>(fen: &'a Bound<'_, PyString>) -> PyResult<Cow<'a, str>> {
         String::from_utf8_lossy(bytes.cast::<PyBytes>()?.as_bytes()).into_owned(),
     ))
 }
+
+/// Where lone surrogates go in [`text_keeping_surrogates`]: the start of a
+/// private-use plane, one code point for each of the 2,048 surrogates.
+const SURROGATE_STAND_IN: u32 = 0xF_0000;
+
+/// The text of `value` for a parser, with each lone surrogate (which UTF-8
+/// cannot hold) replaced by a private-use stand-in that no parser accepts,
+/// so that the parser refuses the same token at the same place, and
+/// [`python_text`] can quote it as given.
+pub fn text_keeping_surrogates<'a>(value: &'a Bound<'_, PyString>) -> PyResult<Cow<'a, str>> {
+    if let Ok(text) = value.to_str() {
+        return Ok(Cow::Borrowed(text));
+    }
+    let builtins = value.py().import("builtins")?;
+    let points: Vec<u32> = builtins
+        .getattr("map")?
+        .call1((builtins.getattr("ord")?, value))?
+        .try_iter()?
+        .map(|code| code?.extract::<u32>())
+        .collect::<PyResult<_>>()?;
+    Ok(Cow::Owned(
+        points
+            .into_iter()
+            .map(|code| match code {
+                0xD800..=0xDFFF => char::from_u32(SURROGATE_STAND_IN + code - 0xD800),
+                _ => char::from_u32(code),
+            })
+            .map(|ch| ch.unwrap_or(char::REPLACEMENT_CHARACTER))
+            .collect(),
+    ))
+}
+
+/// A part of a text read by [`text_keeping_surrogates`] as the Python `str`
+/// it came from, stand-ins turned back into surrogates.
+pub fn python_text<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyString>> {
+    let stand_ins = SURROGATE_STAND_IN..SURROGATE_STAND_IN + 0x800;
+    if !text.chars().any(|ch| stand_ins.contains(&u32::from(ch))) {
+        return Ok(PyString::new(py, text));
+    }
+    let chr = py.import("builtins")?.getattr("chr")?;
+    let parts = text
+        .chars()
+        .map(|ch| {
+            let code = u32::from(ch);
+            let code = if stand_ins.contains(&code) {
+                code - SURROGATE_STAND_IN + 0xD800
+            } else {
+                code
+            };
+            chr.call1((code,))
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok(PyString::new(py, "").call_method1("join", (parts,))?.cast_into::<PyString>()?)
+}
+
+/// The `repr` of a part of a text, as Python writes it.
+pub fn python_repr(py: Python<'_>, text: &str) -> String {
+    python_text(py, text)
+        .and_then(|part| part.repr())
+        .map_or_else(|_| format!("{text:?}"), |r| r.to_string())
+}

@@ -5,7 +5,9 @@
 //! the results to the game's plain Python types and the exceptions of
 //! `veletas.errors` ([`errors`], shared by every game).
 
+mod args;
 mod errors;
+mod meridians;
 mod veletas;
 
 use pyo3::prelude::*;
@@ -33,6 +35,17 @@ mod _veletas {
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
-        m.add("__version__", env!("CARGO_PKG_VERSION"))
+        use super::meridians;
+
+        m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+        // Each game's classes keep their public names (`veletas.meridians.Board`
+        // pickles as such); here they are prefixed with the game.
+        let py = m.py();
+        m.add("MeridiansBoard", py.get_type::<meridians::board::PyBoard>())?;
+        m.add("MeridiansMove", py.get_type::<meridians::moves::PyMove>())?;
+        m.add(
+            "MeridiansLegalMoves",
+            py.get_type::<meridians::legal_moves::PyLegalMoves>(),
+        )
     }
 }

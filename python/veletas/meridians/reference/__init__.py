@@ -1,19 +1,17 @@
-"""The pure-Python reference engine of Meridians: a plain reading of the rules.
-
-It is the second, independent reading of MERIDIANS.md that the native core is
-tested against, and it runs anywhere: it imports nothing compiled.
+"""The pure-Python reference engine of Meridians: a plain reading of the rules,
+the oracle the native core is tested against, and the fallback that runs
+without the extension.
 
 >>> from veletas.meridians.reference import Board
->>> board = Board()
->>> board.push_str("f7")
-Move.parse('f7')
->>> len(board.legal_moves), board.perft(2)
-(113, 2842)
+>>> Board().perft(2)
+12882
+
+It lives in :mod:`veletas.games.meridians.reference`; this package is its
+public name.
 """
 
 from __future__ import annotations
 
-from veletas.meridians.reference.board import Board, LegalMoves
-from veletas.meridians.reference.move import Move
+from veletas.games.meridians.reference import Board, LegalMoves, Move
 
 __all__ = ["Board", "LegalMoves", "Move"]

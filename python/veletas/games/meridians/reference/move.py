@@ -16,7 +16,7 @@ import re
 from typing import NoReturn
 
 from veletas.errors import InvalidMoveError
-from veletas.meridians.types import parse_point, point_name
+from veletas.games.meridians.types import parse_point, point_name
 
 __all__ = ["KEEP", "PLACEMENTS", "SWAP", "Move"]
 

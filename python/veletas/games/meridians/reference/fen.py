@@ -17,8 +17,8 @@ import dataclasses
 import re
 
 from veletas.errors import InvalidFenError
-from veletas.meridians.reference.geometry import geometry, size_of_ranks
-from veletas.meridians.types import Color, Phase
+from veletas.games.meridians.reference.geometry import geometry, size_of_ranks
+from veletas.games.meridians.types import Color, Phase
 
 __all__ = ["Position", "format_fen", "parse_fen"]
 

@@ -27,10 +27,10 @@ import operator
 from collections.abc import Iterator
 
 from veletas.errors import IllegalMoveError, InvalidMoveError, InvalidRulesError
-from veletas.meridians.reference.fen import Position, format_fen, parse_fen
-from veletas.meridians.reference.geometry import geometry
-from veletas.meridians.reference.move import KEEP, PLACEMENTS, SWAP, Move
-from veletas.meridians.types import (
+from veletas.games.meridians.reference.fen import Position, format_fen, parse_fen
+from veletas.games.meridians.reference.geometry import geometry
+from veletas.games.meridians.reference.move import KEEP, PLACEMENTS, SWAP, Move
+from veletas.games.meridians.types import (
     Color,
     Outcome,
     Phase,
