@@ -2,6 +2,8 @@
 //!
 //! - [`veletas`]: the rules on bitboards (positions, legal moves, position
 //!   strings, perft, the micro-decision encoding), with no Python dependency.
+//! - [`meridians`]: the rules of Meridians on wider bitboards, alike in
+//!   shape, with no Python dependency.
 //! - [`game`]: what playouts and search need of a game, so that they serve
 //!   every game of the family.
 //! - [`rng`]: the random stream of playouts and bots.
@@ -15,6 +17,7 @@
 
 pub mod game;
 pub mod mcts;
+pub mod meridians;
 pub mod playout;
 pub mod rng;
 pub mod vector_env;

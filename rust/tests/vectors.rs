@@ -1,9 +1,28 @@
-//! Runs the shared test vectors (`tests/vectors/` at the repository root):
-//! every perft depth, every claim, and fen and notation round trips.
+//! Runs the shared test vectors of every game, from the repository root:
+//! `tests/vectors/` (Veletas) and `tests/meridians/vectors/` (Meridians).
+//!
+//! One block reader and one runner per kind of check serve both games; each
+//! game is a row, reading its own rule options from the `rules` line:
+//! every perft depth, fen round trips, and moves that print, parse and
+//! check as the generator says. Then each game's own vectors: Veletas's
+//! claims, Meridians's removals and the games Ludii played.
 
+use std::collections::HashSet;
+use std::fmt::{Debug, Display};
+use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
+use std::str::FromStr;
 
-use _veletas::veletas::{Lines, Move, Position, SetupRule, perft, perft_divide};
+use _veletas::game::{MovePosition, perft, perft_divide};
+use _veletas::meridians;
+use _veletas::veletas::{self, Lines, SetupRule};
+
+/// The path of a file of the repository.
+fn repository_file(path: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(path)
+}
 
 /// One block of a vector file: `key value` lines.
 struct Record {
@@ -25,20 +44,15 @@ impl Record {
             .map(|(_, v)| v.as_str())
     }
 
-    fn position(&self, fen_key: &str) -> Position {
-        let mut rules = self.get("rules").split(' ');
-        let setup_rule: SetupRule = rules.next().unwrap().parse().unwrap();
-        let lines: Lines = rules.next().unwrap().parse().unwrap();
-        let fen = self.get(fen_key);
-        Position::from_fen(fen, setup_rule, lines)
-            .unwrap_or_else(|err| panic!("{}: {fen:?}: {err}", self.get("id")))
+    fn id(&self) -> &str {
+        self.get("id")
     }
 }
 
-fn read_records(name: &str) -> Vec<Record> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/vectors")
-        .join(name);
+/// The blocks of a vector file: separated by blank lines, `#` comments
+/// skipped.
+fn read_records(path: &str) -> Vec<Record> {
+    let path = repository_file(path);
     let text =
         std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
     let mut records = Vec::new();
@@ -59,13 +73,104 @@ fn read_records(name: &str) -> Vec<Record> {
     records
 }
 
-#[test]
-fn perft_vectors() {
-    let records = read_records("perft.txt");
-    assert!(records.len() > 100, "the vector file is read");
+/// What the runners need of a game.
+trait VectorGame {
+    type Move: Copy + Ord + Debug + Display + FromStr;
+    type Position: MovePosition<Move = Self::Move> + PartialEq + Debug;
+
+    /// The position string under `fen_key`, with the record's rule options.
+    fn position(record: &Record, fen_key: &str) -> Self::Position;
+
+    /// `fen` read with the rule options of `pos`.
+    fn reread(pos: &Self::Position, fen: &str) -> Self::Position;
+
+    fn fen(pos: &Self::Position) -> String;
+
+    fn is_legal(pos: &Self::Position, m: Self::Move) -> bool;
+
+    /// Plays the legal `m` through the checked entry point.
+    fn play(pos: &mut Self::Position, m: Self::Move);
+}
+
+struct Veletas;
+
+impl VectorGame for Veletas {
+    type Move = veletas::Move;
+    type Position = veletas::Position;
+
+    fn position(record: &Record, fen_key: &str) -> veletas::Position {
+        let mut rules = record.get("rules").split(' ');
+        let setup_rule: SetupRule = rules.next().unwrap().parse().unwrap();
+        let lines: Lines = rules.next().unwrap().parse().unwrap();
+        let fen = record.get(fen_key);
+        veletas::Position::from_fen(fen, setup_rule, lines)
+            .unwrap_or_else(|err| panic!("{}: {fen:?}: {err}", record.id()))
+    }
+
+    fn reread(pos: &veletas::Position, fen: &str) -> veletas::Position {
+        let rules = pos.rules();
+        veletas::Position::from_fen(fen, rules.setup_rule(), rules.lines()).unwrap()
+    }
+
+    fn fen(pos: &veletas::Position) -> String {
+        pos.fen()
+    }
+
+    fn is_legal(pos: &veletas::Position, m: veletas::Move) -> bool {
+        pos.is_legal(m)
+    }
+
+    fn play(pos: &mut veletas::Position, m: veletas::Move) {
+        pos.play(m).unwrap();
+    }
+}
+
+struct Meridians;
+
+impl Meridians {
+    fn pie(record: &Record) -> bool {
+        match record.get("rules") {
+            "pie" => true,
+            "nopie" => false,
+            other => panic!("{}: rules {other:?}", record.id()),
+        }
+    }
+}
+
+impl VectorGame for Meridians {
+    type Move = meridians::Move;
+    type Position = meridians::Position;
+
+    fn position(record: &Record, fen_key: &str) -> meridians::Position {
+        let fen = record.get(fen_key);
+        meridians::Position::from_fen(fen, Meridians::pie(record))
+            .unwrap_or_else(|err| panic!("{}: {fen:?}: {err}", record.id()))
+    }
+
+    fn reread(pos: &meridians::Position, fen: &str) -> meridians::Position {
+        meridians::Position::from_fen(fen, pos.pie()).unwrap()
+    }
+
+    fn fen(pos: &meridians::Position) -> String {
+        pos.fen()
+    }
+
+    fn is_legal(pos: &meridians::Position, m: meridians::Move) -> bool {
+        pos.is_legal(m)
+    }
+
+    fn play(pos: &mut meridians::Position, m: meridians::Move) {
+        pos.play(m).unwrap();
+    }
+}
+
+/// Checks every perft depth of the file; returns the number checked.
+fn check_perft<G: VectorGame>(file: &str) -> usize {
+    let records = read_records(file);
+    assert!(records.len() > 100, "{file} is read");
     let mut checked = 0;
     for record in &records {
-        let pos = record.position("fen");
+        let pos = G::position(record, "fen");
         for line in record.all("perft") {
             let (depth, nodes) = line.split_once(' ').unwrap();
             let depth: u32 = depth.parse().unwrap();
@@ -75,8 +180,8 @@ fn perft_vectors() {
                 let divide = perft_divide(&pos, depth);
                 let lines: Vec<String> = divide.iter().map(|(m, n)| format!("{m} {n}")).collect();
                 panic!(
-                    "{}: perft {depth} = {found}, expected {nodes}\n{}",
-                    record.get("id"),
+                    "{file}: {}: perft {depth} = {found}, expected {nodes}\n{}",
+                    record.id(),
                     lines.join("\n")
                 );
             }
@@ -84,59 +189,188 @@ fn perft_vectors() {
         }
     }
     assert!(checked >= records.len());
+    checked
 }
 
+/// Checks that each position string under `keys` is written back as read.
+fn check_fens<G: VectorGame>(file: &str, keys: &[&str]) {
+    for record in read_records(file) {
+        for &key in keys {
+            assert_eq!(G::fen(&G::position(&record, key)), record.get(key));
+        }
+    }
+}
+
+/// Checks, in every position of a perft file, that the legal moves come in
+/// canonical order, count as listed, print and parse back, are legal by the
+/// checked path, and lead to positions whose strings read back the same.
+fn check_moves<G: VectorGame>(file: &str)
+where
+    <G::Move as FromStr>::Err: Debug,
+{
+    for record in read_records(file) {
+        let id = record.id();
+        let pos = G::position(&record, "fen");
+        let mut moves = Vec::new();
+        pos.legal_moves_into(&mut moves);
+        assert_eq!(moves.len() as u64, pos.count_legal_moves(), "{id}");
+        assert!(
+            moves.windows(2).all(|w| w[0] < w[1]),
+            "{id}: canonical order"
+        );
+        for &m in &moves {
+            let text = m.to_string();
+            assert_eq!(text.parse::<G::Move>().unwrap(), m, "{id}");
+            assert!(G::is_legal(&pos, m), "{id}: {text}");
+            let mut child = pos.clone();
+            G::play(&mut child, m);
+            assert_eq!(G::reread(&pos, &G::fen(&child)), child, "{id}: {text}");
+        }
+    }
+}
+
+const VELETAS_PERFT: &str = "tests/vectors/perft.txt";
+const VELETAS_CLAIMS: &str = "tests/vectors/claims.txt";
+const MERIDIANS_PERFT: &str = "tests/meridians/vectors/meridians_perft.txt";
+const MERIDIANS_REMOVALS: &str = "tests/meridians/vectors/meridians_removals.txt";
+const MERIDIANS_LUDII: &str = "tests/meridians/vectors/meridians_ludii_6-7.jsonl.gz";
+
+/// A runner of one kind of check over a file: a row per game.
+type Runner = fn(&str);
+
+/// A runner that returns the number of checks made.
+type CountingRunner = fn(&str) -> usize;
+
+/// A runner over the position strings of some keys of a file.
+type FenRunner = fn(&str, &[&str]);
+
 #[test]
-fn claim_vectors() {
-    let records = read_records("claims.txt");
-    assert!(records.len() > 50, "the vector file is read");
-    for record in &records {
-        let id = record.get("id");
-        let mut pos = record.position("fen");
-        let m: Move = record.get("move").parse().unwrap();
-        assert!(pos.is_legal(m), "{id}: {m} is legal");
-        assert!(pos.legal_moves().contains(&m), "{id}: {m} is generated");
-        pos.play(m).unwrap();
-        let after = record.position("after");
-        assert_eq!(pos.fen(), after.fen(), "{id}");
-        assert_eq!(pos, after, "{id}: same position, same incremental hash");
+fn perft_vectors() {
+    let rows: [(&str, CountingRunner); 2] = [
+        (VELETAS_PERFT, check_perft::<Veletas>),
+        (MERIDIANS_PERFT, check_perft::<Meridians>),
+    ];
+    for (file, check) in rows {
+        assert!(check(file) > 100, "{file}");
     }
 }
 
 #[test]
 fn fens_round_trip() {
-    for (file, keys) in [
-        ("perft.txt", &["fen"][..]),
-        ("claims.txt", &["fen", "after"][..]),
-    ] {
-        for record in read_records(file) {
-            for &key in keys {
-                assert_eq!(record.position(key).fen(), record.get(key));
-            }
-        }
+    let rows: [(&str, &[&str], FenRunner); 4] = [
+        (VELETAS_PERFT, &["fen"], check_fens::<Veletas>),
+        (VELETAS_CLAIMS, &["fen", "after"], check_fens::<Veletas>),
+        (MERIDIANS_PERFT, &["fen"], check_fens::<Meridians>),
+        (
+            MERIDIANS_REMOVALS,
+            &["fen", "after"],
+            check_fens::<Meridians>,
+        ),
+    ];
+    for (file, keys, check) in rows {
+        check(file, keys);
     }
 }
 
 #[test]
 fn moves_round_trip_and_checks_agree() {
-    for record in read_records("perft.txt") {
-        let pos = record.position("fen");
-        let moves = pos.legal_moves();
-        assert_eq!(moves.len(), pos.count_legal_moves(), "{}", record.get("id"));
-        assert!(
-            moves.windows(2).all(|w| w[0] < w[1]),
-            "{}: canonical order",
-            record.get("id")
-        );
-        for &m in &moves {
-            let text = m.to_string();
-            assert_eq!(text.parse::<Move>(), Ok(m));
-            assert!(pos.is_legal(m), "{}: {text}", record.get("id"));
-            let mut child = pos;
-            child.play(m).unwrap();
-            let reparsed =
-                Position::from_fen(&child.fen(), pos.rules().setup_rule(), pos.rules().lines());
-            assert_eq!(reparsed, Ok(child), "{}: {text}", record.get("id"));
-        }
+    let rows: [(&str, Runner); 2] = [
+        (VELETAS_PERFT, check_moves::<Veletas>),
+        (MERIDIANS_PERFT, check_moves::<Meridians>),
+    ];
+    for (file, check) in rows {
+        check(file);
     }
+}
+
+#[test]
+fn veletas_claims() {
+    let records = read_records(VELETAS_CLAIMS);
+    assert!(records.len() > 50, "the vector file is read");
+    for record in &records {
+        let id = record.id();
+        let mut pos = Veletas::position(record, "fen");
+        let m: veletas::Move = record.get("move").parse().unwrap();
+        assert!(pos.is_legal(m), "{id}: {m} is legal");
+        assert!(pos.legal_moves().contains(&m), "{id}: {m} is generated");
+        pos.play(m).unwrap();
+        let after = Veletas::position(record, "after");
+        assert_eq!(pos.fen(), after.fen(), "{id}");
+        assert_eq!(pos, after, "{id}: same position, same incremental hash");
+    }
+}
+
+/// The names of `points`, sorted as strings (as the vectors write them).
+fn sorted_names(points: meridians::Bitboard) -> Vec<String> {
+    let mut names: Vec<String> = points.iter().map(|p| p.to_string()).collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn meridians_removals() {
+    let records = read_records(MERIDIANS_REMOVALS);
+    assert!(records.len() > 100, "the vector file is read");
+    for record in &records {
+        let id = record.id();
+        let mut pos = Meridians::position(record, "fen");
+        let m: meridians::Move = record.get("move").parse().unwrap();
+        assert!(pos.legal_moves().contains(&m), "{id}: {m} is generated");
+        let removed = pos.play(m).unwrap();
+        let after = Meridians::position(record, "after");
+        assert_eq!(pos.fen(), after.fen(), "{id}");
+        assert_eq!(pos, after, "{id}");
+        assert_eq!(pos.zobrist(), after.zobrist(), "{id}: the incremental hash");
+        assert_eq!(
+            sorted_names(removed).join(" "),
+            record.get("removed"),
+            "{id}"
+        );
+        assert!(removed.any(), "{id}");
+    }
+}
+
+/// The string values of a JSON array.
+fn strings(value: &serde_json::Value) -> Vec<String> {
+    value
+        .as_array()
+        .expect("an array")
+        .iter()
+        .map(|v| v.as_str().expect("a string").to_owned())
+        .collect()
+}
+
+#[test]
+fn meridians_ludii_games() {
+    let path = repository_file(MERIDIANS_LUDII);
+    let file = std::fs::File::open(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+    let mut games = 0;
+    let mut seen_winners = HashSet::new();
+    for (number, line) in BufReader::new(flate2::read::GzDecoder::new(file))
+        .lines()
+        .enumerate()
+    {
+        let game: serde_json::Value = serde_json::from_str(&line.unwrap()).unwrap();
+        let size: meridians::Size = game["size"].as_str().unwrap().parse().unwrap();
+        let mut pos = meridians::Position::new(size);
+        for (ply, step) in game["moves"].as_array().unwrap().iter().enumerate() {
+            let context = format!("game {number}, ply {ply}: {}", pos.fen());
+            let legal = step["legal"].as_u64().unwrap();
+            assert_eq!(u64::from(pos.count_legal_moves()), legal, "{context}");
+            let m: meridians::Move = step["move"].as_str().unwrap().parse().unwrap();
+            let removed = pos.play(m).unwrap_or_else(|err| panic!("{context}: {err}"));
+            let mut expected = strings(&step["removed"]);
+            expected.sort();
+            assert_eq!(sorted_names(removed), expected, "{context}");
+        }
+        let winner = pos
+            .winner()
+            .unwrap_or_else(|| panic!("game {number} is over"));
+        assert_eq!(winner.char().to_string(), game["winner"].as_str().unwrap());
+        assert!(pos.legal_moves().is_empty());
+        seen_winners.insert(winner);
+        games += 1;
+    }
+    assert_eq!(games, 200);
+    assert_eq!(seen_winners.len(), 2);
 }

@@ -268,7 +268,7 @@ static SELECT_IN_BYTE: [[u8; 8]; 256] = {
 /// hardware bit count, a compare and conditional moves, without a branch
 /// (where the bit lies is a coin toss for a random `k`).
 #[inline(always)]
-const fn select(word: u64, k: u32) -> u32 {
+pub(crate) const fn select(word: u64, k: u32) -> u32 {
     let (mut word, mut k, mut base) = (word, k, 0);
     let below = (word as u32).count_ones();
     if k >= below {

@@ -225,7 +225,7 @@ impl FenError {
 /// Writes `text` quoted as Python's `repr` does: single quotes unless the
 /// text has a single quote and no double quote; backslashes, the quote and
 /// characters Python does not print escaped.
-struct Quoted<'a>(&'a str);
+pub(crate) struct Quoted<'a>(pub(crate) &'a str);
 
 /// Whether Python's `str.isprintable` is false for `ch`: control characters,
 /// and the format, separator and private-use characters most likely to turn

@@ -1,0 +1,888 @@
+//! A position: stones, turn and phase, with the rule options it is played
+//! under; legal placements, and the removal of dead groups.
+
+use core::fmt;
+use core::hash::{Hash, Hasher};
+use core::str::FromStr;
+
+use super::bitboard::{Bitboard, Direction};
+use super::color::Color;
+use super::moves::Move;
+use super::point::Point;
+use super::size::Size;
+use super::zobrist;
+
+/// The phase field of a position string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Phase {
+    /// The first two turns of each colour: nothing is removed, nobody loses.
+    Open = 0,
+    /// The pie decision: Dark plays `swap` or `keep`.
+    Pie = 1,
+    /// From the fifth placement on.
+    Play = 2,
+}
+
+impl Phase {
+    /// All three, in the order of a game.
+    pub const ALL: [Phase; 3] = [Phase::Open, Phase::Pie, Phase::Play];
+
+    /// `"open"`, `"pie"` or `"play"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Phase::Open => "open",
+            Phase::Pie => "pie",
+            Phase::Play => "play",
+        }
+    }
+}
+
+impl fmt::Display for Phase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is not a phase.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParsePhaseError;
+
+impl fmt::Display for ParsePhaseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("unknown phase: expected 'open', 'pie' or 'play'")
+    }
+}
+
+impl std::error::Error for ParsePhaseError {}
+
+impl FromStr for Phase {
+    type Err = ParsePhaseError;
+
+    fn from_str(name: &str) -> Result<Phase, ParsePhaseError> {
+        Phase::ALL
+            .into_iter()
+            .find(|phase| phase.name() == name)
+            .ok_or(ParsePhaseError)
+    }
+}
+
+/// Why a move is not legal in a position: the first that applies, in the
+/// order of the variants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Illegal {
+    /// The game is over.
+    GameOver,
+    /// The point is off this board.
+    OffBoard {
+        /// The point.
+        point: Point,
+        /// The board's size.
+        size: Size,
+    },
+    /// A placement in the pie decision.
+    PieDecision,
+    /// `swap` or `keep` outside the pie decision.
+    NotPie,
+    /// The point holds a stone.
+    Occupied(Point),
+    /// A second turn's point without a path to the mover's first stone.
+    NoPath {
+        /// The point.
+        point: Point,
+        /// The mover's first stone.
+        first: Point,
+        /// The mover.
+        color: Color,
+    },
+    /// A later turn's point from which no nearest stone is the mover's.
+    NoNearest {
+        /// The point.
+        point: Point,
+        /// The mover.
+        color: Color,
+    },
+}
+
+impl fmt::Display for Illegal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Illegal::GameOver => f.write_str("the game is over"),
+            Illegal::OffBoard { point, size } => write!(f, "{point} is not on the {size} board"),
+            Illegal::PieDecision => f.write_str("Dark must 'swap' or 'keep' now"),
+            Illegal::NotPie => f.write_str("'swap' and 'keep' are only legal in the pie decision"),
+            Illegal::Occupied(point) => write!(f, "{point} is not empty"),
+            Illegal::NoPath {
+                point,
+                first,
+                color,
+            } => write!(
+                f,
+                "{point} has no path to {first}, {}'s first stone",
+                color.title()
+            ),
+            Illegal::NoNearest { point, color } => {
+                write!(f, "from {point} no nearest stone is {}'s", color.title())
+            }
+        }
+    }
+}
+
+/// A move that is not legal in a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayError {
+    /// The refused move.
+    pub m: Move,
+    /// The position it was tried in (unchanged).
+    pub position: Position,
+    /// Why it is not legal.
+    pub reason: Illegal,
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "illegal move '{}' in '{}': {}",
+            self.m,
+            self.position.fen(),
+            self.reason
+        )
+    }
+}
+
+impl std::error::Error for PlayError {}
+
+/// No hint: every group of the colour to act is examined after its move.
+const NO_HINT: u8 = u8::MAX;
+
+/// A position of a game: the stones, who acts, the phase, and the rule
+/// options (size and pie rule).
+///
+/// A small `Copy` value (80 bytes): search copies it and plays a move on the
+/// copy. The Zobrist hash is kept up to date by every move.
+///
+/// # Examples
+///
+/// ```
+/// use _veletas::meridians::{Move, Phase, Position, Size};
+///
+/// let mut pos = Position::new(Size::S6_7);
+/// for m in ["f2", "a1", "f12", "d4"] {
+///     pos.play(m.parse().unwrap()).unwrap();
+/// }
+/// assert_eq!(pos.fen(), "x6/8/9/10/11/12/12/11/3o6/9/5x2/o6 l play");
+/// assert_eq!(pos.phase(), Phase::Play);
+/// let err = pos.play("a1".parse().unwrap()).unwrap_err();
+/// assert_eq!(err.reason.to_string(), "a1 is not empty");
+/// ```
+///
+/// Equality and hashing look at the stones, turn, phase, size and pie rule.
+#[derive(Clone, Copy, Debug)]
+pub struct Position {
+    stones: [Bitboard; 2],
+    hash: u64,
+    size: Size,
+    turn: Color,
+    phase: Phase,
+    pie: bool,
+    /// The bit index of the last placement, when it is all that can have
+    /// left groups of the colour to act without a path (see
+    /// [`Position::remove_dead`]); [`NO_HINT`] when that is not known.
+    hint: u8,
+    /// Bit `c` set: every group of colour `c` had a path right after its
+    /// last placement.
+    settled: u8,
+}
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        self.stones == other.stones
+            && self.size == other.size
+            && self.turn == other.turn
+            && self.phase == other.phase
+            && self.pie == other.pie
+    }
+}
+
+impl Eq for Position {}
+
+impl Hash for Position {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.hash.hash(state);
+        self.size.hash(state);
+        self.pie.hash(state);
+    }
+}
+
+impl Position {
+    /// The start of a game on `size`, without the pie rule: an empty board,
+    /// Light to place.
+    pub fn new(size: Size) -> Position {
+        Position::from_parts(size, false, [Bitboard::EMPTY; 2], Color::Light, Phase::Open)
+    }
+
+    /// The position under the pie rule (`true`) or without it. The option
+    /// decides what follows Dark's first stone.
+    #[must_use]
+    pub fn with_pie(mut self, pie: bool) -> Position {
+        self.pie = pie;
+        self
+    }
+
+    /// A position from its parts; the caller (the fen parser) has checked
+    /// that the sets are disjoint, on the board and fit the phase.
+    pub(crate) fn from_parts(
+        size: Size,
+        pie: bool,
+        stones: [Bitboard; 2],
+        turn: Color,
+        phase: Phase,
+    ) -> Position {
+        let mut pos = Position {
+            stones,
+            hash: 0,
+            size,
+            turn,
+            phase,
+            pie,
+            hint: NO_HINT,
+            settled: 0,
+        };
+        pos.hash = pos.compute_hash();
+        pos
+    }
+
+    fn compute_hash(&self) -> u64 {
+        let mut hash = zobrist::phase(self.phase) ^ zobrist::turn(self.turn);
+        for color in Color::ALL {
+            for point in self.stones(color) {
+                hash ^= zobrist::stone(color, point);
+            }
+        }
+        hash
+    }
+
+    /// The board size.
+    #[inline]
+    pub fn size(&self) -> Size {
+        self.size
+    }
+
+    /// Whether the game is played under the pie rule.
+    #[inline]
+    pub fn pie(&self) -> bool {
+        self.pie
+    }
+
+    /// The colour that acts next.
+    #[inline]
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// The phase.
+    #[inline]
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The Zobrist hash of stones, turn and phase.
+    #[inline]
+    pub fn zobrist(&self) -> u64 {
+        self.hash
+    }
+
+    /// The stones of `color`.
+    #[inline(always)]
+    pub fn stones(&self, color: Color) -> Bitboard {
+        self.stones[color.index()]
+    }
+
+    /// The number of stones of `color`.
+    #[inline]
+    pub fn stone_count(&self, color: Color) -> u32 {
+        self.stones[color.index()].count()
+    }
+
+    /// Every stone.
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.stones[0] | self.stones[1]
+    }
+
+    /// The empty points of the board.
+    #[inline(always)]
+    pub fn empty(&self) -> Bitboard {
+        self.size.board() - self.occupied()
+    }
+
+    /// The colour of the stone on `point`, if any.
+    pub fn piece_at(&self, point: Point) -> Option<Color> {
+        Color::ALL
+            .into_iter()
+            .find(|&color| self.stones(color).contains(point))
+    }
+
+    /// The points the colour to act may place a stone on; none in the pie
+    /// decision and once the game is over.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use _veletas::meridians::{Position, Size};
+    ///
+    /// let mut pos = Position::new(Size::S6_7);
+    /// assert_eq!(pos.legal_placements().count(), 114);
+    /// pos.play("f2".parse().unwrap()).unwrap();
+    /// pos.play("a1".parse().unwrap()).unwrap();
+    /// // Light's second stone: on a line with f2, not next to it, nothing between.
+    /// assert_eq!(pos.legal_placements().count(), 19);
+    /// ```
+    #[inline]
+    pub fn legal_placements(&self) -> Bitboard {
+        let own = self.stones[self.turn.index()];
+        let empty = self.empty();
+        match self.phase {
+            Phase::Pie => Bitboard::EMPTY,
+            Phase::Open => match own.first() {
+                None => empty,
+                Some(first) => own.rays(empty) - Bitboard::from(first).neighbour_fill(),
+            },
+            Phase::Play => {
+                if self.stones[0].is_empty() || self.stones[1].is_empty() {
+                    Bitboard::EMPTY
+                } else {
+                    own.rays(empty)
+                }
+            }
+        }
+    }
+
+    /// Appends the legal moves to `moves` (after clearing it): placements in
+    /// ascending point number, or `swap` then `keep`; none once the game is
+    /// over.
+    pub fn legal_moves_into(&self, moves: &mut Vec<Move>) {
+        moves.clear();
+        if self.phase == Phase::Pie {
+            moves.extend([Move::Swap, Move::Keep]);
+        } else {
+            moves.extend(self.legal_placements().iter().map(Move::Place));
+        }
+    }
+
+    /// The legal moves in canonical order.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut moves = Vec::new();
+        self.legal_moves_into(&mut moves);
+        moves
+    }
+
+    /// The number of legal moves, counted without listing them.
+    #[inline]
+    pub fn count_legal_moves(&self) -> u32 {
+        if self.phase == Phase::Pie {
+            2
+        } else {
+            self.legal_placements().count()
+        }
+    }
+
+    /// The colour that has won, once the game is over (only in play): the
+    /// other colour when one has no stone left, and when the colour to act
+    /// has no legal placement, its opponent.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use _veletas::meridians::{Color, Position};
+    ///
+    /// let pos = Position::from_fen("6/7/8/9/10/10/9/8/7/5o d play", false).unwrap();
+    /// assert_eq!(pos.winner(), Some(Color::Dark));
+    /// assert!(pos.is_game_over() && pos.legal_moves().is_empty());
+    /// ```
+    pub fn winner(&self) -> Option<Color> {
+        if self.phase != Phase::Play {
+            return None;
+        }
+        if self.stones[0].is_empty() {
+            return Some(Color::Dark);
+        }
+        if self.stones[1].is_empty() {
+            return Some(Color::Light);
+        }
+        // A placement's nearest own stone is at the end of an empty run
+        // that starts next to it: without an empty neighbour, none.
+        let own = self.stones[self.turn.index()];
+        (own.neighbour_fill() & self.empty())
+            .is_empty()
+            .then(|| self.turn.other())
+    }
+
+    /// Whether the game is over (see [`Position::winner`]).
+    #[inline]
+    pub fn is_game_over(&self) -> bool {
+        self.winner().is_some()
+    }
+
+    /// Whether `m` is legal here.
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.check(m).is_ok()
+    }
+
+    /// `Ok` if `m` is legal here; otherwise why not (the first reason that
+    /// applies, in the order of [`Illegal`]'s variants).
+    pub fn check(&self, m: Move) -> Result<(), Illegal> {
+        if self.is_game_over() {
+            return Err(Illegal::GameOver);
+        }
+        let Move::Place(point) = m else {
+            return if self.phase == Phase::Pie {
+                Ok(())
+            } else {
+                Err(Illegal::NotPie)
+            };
+        };
+        if !point.is_on(self.size) {
+            return Err(Illegal::OffBoard {
+                point,
+                size: self.size,
+            });
+        }
+        if self.phase == Phase::Pie {
+            return Err(Illegal::PieDecision);
+        }
+        if self.occupied().contains(point) {
+            return Err(Illegal::Occupied(point));
+        }
+        if self.legal_placements().contains(point) {
+            return Ok(());
+        }
+        let color = self.turn;
+        Err(match (self.phase, self.stones(color).first()) {
+            (Phase::Open, Some(first)) => Illegal::NoPath {
+                point,
+                first,
+                color,
+            },
+            _ => Illegal::NoNearest { point, color },
+        })
+    }
+
+    /// Plays `m` if it is legal and returns the points it removed; otherwise
+    /// leaves the position unchanged and says why.
+    pub fn play(&mut self, m: Move) -> Result<Bitboard, PlayError> {
+        match self.check(m) {
+            Ok(()) => Ok(self.play_unchecked(m)),
+            Err(reason) => Err(PlayError {
+                m,
+                position: *self,
+                reason,
+            }),
+        }
+    }
+
+    /// Plays `m`, which must be legal (as from [`Position::legal_moves`]),
+    /// and returns the points it removed (the mover's dead groups). An
+    /// illegal move leaves an unspecified (but memory-safe) position.
+    #[inline]
+    pub fn play_unchecked(&mut self, m: Move) -> Bitboard {
+        match m {
+            Move::Place(point) => self.place(point),
+            Move::Swap | Move::Keep => {
+                self.set_phase(Phase::Open);
+                self.set_turn(Color::Light);
+                Bitboard::EMPTY
+            }
+        }
+    }
+
+    /// Places a stone of the colour to act on `point`, removes the mover's
+    /// dead groups in play, and passes the turn (MERIDIANS.md sections 3 and
+    /// 6).
+    #[inline]
+    fn place(&mut self, point: Point) -> Bitboard {
+        let mover = self.turn;
+        let me = mover.index();
+        let had = self.stones[me].any();
+        self.stones[me].add(point);
+        self.hash ^= zobrist::stone(mover, point);
+        let mut removed = Bitboard::EMPTY;
+        let next = if self.phase == Phase::Play {
+            removed = self.remove_dead(point);
+            self.settled |= 1 << me;
+            mover.other()
+        } else {
+            // A lone first stone is a dead group; a second one has a path to
+            // the first (that is what makes it legal).
+            if had {
+                self.settled |= 1 << me;
+            } else {
+                self.settled &= !(1 << me);
+            }
+            match (mover, had) {
+                (Color::Light, _) => Color::Dark,
+                (Color::Dark, false) if self.pie => {
+                    self.set_phase(Phase::Pie);
+                    Color::Dark
+                }
+                (Color::Dark, false) => Color::Light,
+                (Color::Dark, true) => {
+                    self.set_phase(Phase::Play);
+                    Color::Light
+                }
+            }
+        };
+        self.set_turn(next);
+        // The next colour's groups all had a path after its own last
+        // placement; since then, only this one can have cut one off.
+        self.hint = if next != mover && self.settled & (1 << next.index()) != 0 {
+            point.index() as u8
+        } else {
+            NO_HINT
+        };
+        removed
+    }
+
+    /// Removes the dead groups of the colour to act, which has just placed
+    /// `placed`; returns them.
+    ///
+    /// Only some groups need a look. The group of `placed` may be dead. Any
+    /// other group had a path when this colour's turn began, unless the
+    /// opponent's placement since (the hint) cut it: such a path ran through
+    /// the hint point, so the group holds a stone nearest to it in some
+    /// direction. And `placed` cuts no path of another group: a stone whose
+    /// line it cuts now has a path to `placed` itself (not a neighbour, or it
+    /// would be in its group). Without a hint (after a position string),
+    /// every group is examined.
+    fn remove_dead(&mut self, placed: Point) -> Bitboard {
+        let me = self.turn.index();
+        let own = self.stones[me];
+        let board = self.size.board();
+        let occupied = own | self.stones[1 - me];
+        let empty = board - occupied;
+        let mut seen = Bitboard::EMPTY;
+        let mut dead = Bitboard::EMPTY;
+        let mut examine = |seed: Point| {
+            if !seen.contains(seed) {
+                let group = Bitboard::from(seed).flood(own);
+                seen |= group;
+                if !has_path(group, own - group, empty) {
+                    dead |= group;
+                }
+            }
+        };
+        examine(placed);
+        if self.hint == NO_HINT {
+            for stone in own {
+                examine(stone);
+            }
+        } else {
+            let hint = Point::from_index_unchecked(u32::from(self.hint));
+            for dir in Direction::ALL {
+                if let Some(stone) = nearest(hint, dir, occupied, board)
+                    && own.contains(stone)
+                {
+                    examine(stone);
+                }
+            }
+        }
+        if dead.any() {
+            self.stones[me] = own - dead;
+            let color = self.turn;
+            for stone in dead {
+                self.hash ^= zobrist::stone(color, stone);
+            }
+        }
+        dead
+    }
+
+    #[inline]
+    fn set_phase(&mut self, phase: Phase) {
+        self.hash ^= zobrist::phase(self.phase) ^ zobrist::phase(phase);
+        self.phase = phase;
+    }
+
+    #[inline]
+    fn set_turn(&mut self, turn: Color) {
+        self.hash ^= zobrist::turn(self.turn) ^ zobrist::turn(turn);
+        self.turn = turn;
+    }
+}
+
+/// Whether a stone of `group` has a path to a stone of `others` (the other
+/// own stones): in some direction an empty run from the group ends on one.
+/// (A neighbour in `others` cannot be: it would be in the group.)
+#[inline]
+fn has_path(group: Bitboard, others: Bitboard, empty: Bitboard) -> bool {
+    if others.is_empty() {
+        return false;
+    }
+    let hits = |dir| group.fill(dir, empty).shift_within(dir, others).any();
+    hits(Direction::East)
+        || hits(Direction::West)
+        || hits(Direction::North)
+        || hits(Direction::South)
+        || hits(Direction::NorthEast)
+        || hits(Direction::SouthWest)
+}
+
+/// The first stone of `occupied` from `point` (not itself) in `dir` on
+/// `board`, if any.
+#[inline]
+fn nearest(point: Point, dir: Direction, occupied: Bitboard, board: Bitboard) -> Option<Point> {
+    let mut at = point;
+    loop {
+        at = at.step(dir)?;
+        if !board.contains(at) {
+            return None;
+        }
+        if occupied.contains(at) {
+            return Some(at);
+        }
+    }
+}
+
+/// The drawing of the board as a hexagon: one line per rank, rank N on top,
+/// the label right-aligned in two characters, each point at column
+/// `2c - r + B - 1` after it (`x`, `o` or `.`).
+///
+/// ```
+/// use _veletas::meridians::{Position, Size};
+///
+/// let pos = Position::from_fen("6/7/8/9/10/10/9/8/7/x4o l open", false).unwrap();
+/// let drawing = pos.to_string();
+/// let lines: Vec<&str> = drawing.lines().collect();
+/// assert_eq!(lines[0], "10     . . . . . .");
+/// assert_eq!(lines[4], " 6 . . . . . . . . . .");
+/// assert_eq!(lines[8], " 2     . . . . . . .");
+/// assert_eq!(lines[9], " 1      x . . . . o");
+/// ```
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let size = self.size;
+        let b = size.b();
+        for rank in (0..size.n()).rev() {
+            let files = size.rank_files(rank);
+            let indent = 2 * files.start() + b - 1 - rank;
+            write!(
+                f,
+                "{:>2} {:indent$}",
+                rank + 1,
+                "",
+                indent = indent as usize
+            )?;
+            for (i, file) in files.enumerate() {
+                let point = Point::new(file, rank).expect("board points are on the grid");
+                if i > 0 {
+                    f.write_str(" ")?;
+                }
+                let cell = self.piece_at(point).map_or('.', Color::stone_char);
+                write!(f, "{cell}")?;
+            }
+            if rank > 0 {
+                f.write_str("\n")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+
+    fn pos(fen: &str) -> Position {
+        Position::from_fen(fen, false).unwrap()
+    }
+
+    /// The dead groups of the colour to act by the definition, group by
+    /// group over all its stones.
+    fn dead_groups(pos: &Position) -> Bitboard {
+        let own = pos.stones(pos.turn());
+        let mut dead = Bitboard::EMPTY;
+        let mut seen = Bitboard::EMPTY;
+        for stone in own {
+            if seen.contains(stone) {
+                continue;
+            }
+            let group = Bitboard::from(stone).flood(own);
+            seen |= group;
+            let mut path = false;
+            for s in group {
+                for dir in Direction::ALL {
+                    // Walk from s: at least one empty point, then a stone.
+                    let mut at = s;
+                    let mut gap = 0;
+                    while let Some(next) = at.step(dir).filter(|&p| p.is_on(pos.size())) {
+                        at = next;
+                        if pos.occupied().contains(at) {
+                            path |= gap > 0 && own.contains(at) && !group.contains(at);
+                            break;
+                        }
+                        gap += 1;
+                    }
+                }
+            }
+            if !path {
+                dead |= group;
+            }
+        }
+        dead
+    }
+
+    /// Plays `point` by the definitions: place, then remove every dead
+    /// group of the mover found by [`dead_groups`].
+    fn place_by_definition(pos: &Position, point: Point) -> (Position, Bitboard) {
+        let mover = pos.turn();
+        let mut stones = [pos.stones(Color::Light), pos.stones(Color::Dark)];
+        stones[mover.index()].add(point);
+        let placed = Position::from_parts(pos.size(), pos.pie(), stones, mover, pos.phase());
+        let dead = dead_groups(&placed);
+        stones[mover.index()] = stones[mover.index()] - dead;
+        let after = Position::from_parts(pos.size(), pos.pie(), stones, !mover, Phase::Play);
+        (after, dead)
+    }
+
+    #[test]
+    fn the_opening_walks_through_the_phases() {
+        let mut p = Position::new(Size::S6_7);
+        for (m, fen) in [
+            ("f2", "7/8/9/10/11/12/12/11/10/9/5x2/7 d open"),
+            ("a1", "7/8/9/10/11/12/12/11/10/9/5x2/o6 l open"),
+            ("f12", "x6/8/9/10/11/12/12/11/10/9/5x2/o6 d open"),
+            ("d4", "x6/8/9/10/11/12/12/11/3o6/9/5x2/o6 l play"),
+        ] {
+            p.play(m.parse().unwrap()).unwrap();
+            assert_eq!(p.fen(), fen);
+            assert_eq!(p.zobrist(), p.compute_hash(), "after {m}");
+        }
+        let mut p = Position::new(Size::S5_6).with_pie(true);
+        for (m, fen) in [
+            ("a1", "6/7/8/9/10/10/9/8/7/x5 d open"),
+            ("f1", "6/7/8/9/10/10/9/8/7/x4o d pie"),
+            ("swap", "6/7/8/9/10/10/9/8/7/x4o l open"),
+            ("a3", "6/7/8/9/10/10/9/x7/7/x4o d open"),
+            ("f3", "6/7/8/9/10/10/9/x4o2/7/x4o l play"),
+        ] {
+            p.play(m.parse().unwrap()).unwrap();
+            assert_eq!(p.fen(), fen, "after {m}");
+            assert_eq!(p.zobrist(), p.compute_hash(), "after {m}");
+        }
+    }
+
+    #[test]
+    fn refusals_in_the_order_of_the_spec() {
+        let start = Position::new(Size::S6_7);
+        let cases = [
+            (start, "h1", "h1 is not on the 6-7 board"),
+            (
+                start,
+                "swap",
+                "'swap' and 'keep' are only legal in the pie decision",
+            ),
+            (
+                pos("7/8/9/10/11/12/12/11/10/9/5x2/o6 d pie"),
+                "a1",
+                "Dark must 'swap' or 'keep' now",
+            ),
+            (
+                pos("7/8/9/10/11/12/12/11/10/9/5x2/o6 d pie"),
+                "n14",
+                "n14 is not on the 6-7 board",
+            ),
+            (
+                pos("7/8/9/10/11/12/12/11/10/9/5x2/o6 l open"),
+                "f2",
+                "f2 is not empty",
+            ),
+            (
+                pos("7/8/9/10/11/12/12/11/10/9/5x2/o6 l open"),
+                "g2",
+                "g2 has no path to f2, Light's first stone",
+            ),
+            (
+                pos("7/8/9/10/11/12/12/11/10/9/5x2/o6 l open"),
+                "a12",
+                "a12 is not on the 6-7 board",
+            ),
+            (
+                pos("x6/8/9/10/11/12/12/11/3o6/9/5x2/o6 l play"),
+                "c3",
+                "from c3 no nearest stone is Light's",
+            ),
+            (
+                pos("6/7/8/9/10/10/9/8/7/5o d play"),
+                "a1",
+                "the game is over",
+            ),
+        ];
+        for (position, m, reason) in cases {
+            let mut played = position;
+            let err = played.play(m.parse().unwrap()).unwrap_err();
+            assert_eq!(err.reason.to_string(), reason, "{m} in {}", position.fen());
+            assert_eq!(played, position);
+            assert_eq!(
+                err.to_string(),
+                format!("illegal move '{m}' in '{}': {reason}", position.fen())
+            );
+        }
+        assert_eq!(
+            start.check(Move::Keep),
+            Err(Illegal::NotPie),
+            "keep outside the pie"
+        );
+    }
+
+    #[test]
+    fn a_lone_group_is_dead_and_its_loss_ends_the_game() {
+        // Light's two stones, then a third next to one of them: one group
+        // and one with a path to it, so nothing dies.
+        let mut p = pos("x6/8/9/10/11/12/12/11/3o6/9/5x2/o6 l play");
+        let removed = p.play("f3".parse().unwrap()).unwrap();
+        assert!(removed.is_empty());
+        // 5-6: Light's only group is dead after any placement that keeps it
+        // one group: it is removed and Light loses.
+        let mut p = pos("6/7/8/9/10/10/9/8/7/xx3o l play");
+        let removed = p.play("c1".parse().unwrap()).unwrap();
+        assert_eq!(format!("{removed:?}"), "{\"a1\", \"b1\", \"c1\"}");
+        assert_eq!(p.stone_count(Color::Light), 0);
+        assert_eq!(p.winner(), Some(Color::Dark));
+        assert_eq!(p.turn(), Color::Dark);
+        assert_eq!(p.fen(), "6/7/8/9/10/10/9/8/7/5o d play");
+        assert_eq!(p.zobrist(), p.compute_hash());
+    }
+
+    #[test]
+    fn hinted_removals_match_the_definition() {
+        let mut rng = Rng::for_game(11, 0);
+        let mut removals = 0;
+        for size in Size::ALL {
+            for game in 0..60 {
+                let mut p = Position::new(size).with_pie(game % 2 == 0);
+                loop {
+                    let moves = p.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let m = moves[rng.below(moves.len() as u64) as usize];
+                    let before = p;
+                    let removed = p.play(m).unwrap();
+                    assert_eq!(p.zobrist(), p.compute_hash());
+                    if before.phase() == Phase::Play {
+                        let (after, dead) = place_by_definition(&before, m.point().unwrap());
+                        assert_eq!(removed, dead, "{m} in {}", before.fen());
+                        assert_eq!(p, after, "{m} in {}", before.fen());
+                        removals += usize::from(dead.any());
+                        // From a position string, every group is examined.
+                        let mut fresh = Position::from_fen(&before.fen(), before.pie()).unwrap();
+                        assert_eq!(fresh.play_unchecked(m), dead);
+                    }
+                    assert!(p.stone_count(Color::Light) + p.stone_count(Color::Dark) > 0);
+                }
+                assert!(p.winner().is_some(), "{}", p.fen());
+            }
+        }
+        assert!(removals > 100, "{removals} removals");
+    }
+}
