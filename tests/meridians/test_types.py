@@ -6,7 +6,7 @@ import pickle
 
 import pytest
 from veletas.errors import InvalidMoveError, InvalidRulesError
-from veletas.meridians import types
+from veletas.games.meridians import types
 from veletas.games.meridians.types import (
     SIZES,
     Color,

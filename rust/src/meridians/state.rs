@@ -345,6 +345,11 @@ impl GameState {
 impl Game for GameState {
     type Actions = Actions;
 
+    /// The UCB1 constant `sqrt(2)` rounded: a turn is one decision, so the
+    /// tree is no deeper than the game, and a Meridians position offers
+    /// 50 to 100 placements, which the search must sample broadly.
+    const EXPLORATION: f64 = 1.4;
+
     fn num_actions(&self) -> usize {
         let n = self.size().n() as usize;
         n * n + 2

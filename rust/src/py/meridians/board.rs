@@ -3,6 +3,7 @@
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
+use pyo3::IntoPyObjectExt;
 use pyo3::basic::CompareOp;
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -384,8 +385,8 @@ impl PyBoard {
         };
         let equal = self.position == other.borrow().position;
         match op {
-            CompareOp::Eq => Ok(equal.into_pyobject(py)?.to_owned().into_any().unbind()),
-            CompareOp::Ne => Ok((!equal).into_pyobject(py)?.to_owned().into_any().unbind()),
+            CompareOp::Eq => equal.into_py_any(py),
+            CompareOp::Ne => (!equal).into_py_any(py),
             _ => Ok(py.NotImplemented()),
         }
     }
@@ -397,26 +398,32 @@ impl PyBoard {
     }
 
     /// Pickles as the position before the first move, the pie option and
-    /// the moves, which unpickling replays.
-    fn __getnewargs_ex__<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<(Bound<'py, PyTuple>, Bound<'py, PyDict>)> {
-        let kwargs = PyDict::new(py);
-        kwargs.set_item("pie", self.position.pie())?;
-        Ok((PyTuple::new(py, [self.root().fen()])?, kwargs))
+    /// the moves, which unpickling replays (every protocol).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let board = slf.borrow();
+        let moves = PyList::new(py, board.stack.iter().map(|pushed| pushed.m.to_string()))?;
+        let state = (board.root().fen(), board.position.pie(), moves).into_pyobject(py)?;
+        PyTuple::new(
+            py,
+            [slf.get_type().getattr("_from_state")?, state.into_any()],
+        )
     }
 
-    fn __getstate__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, self.stack.iter().map(|pushed| pushed.m.to_string()))
-    }
-
-    fn __setstate__(&mut self, moves: &Bound<'_, PyList>) -> PyResult<()> {
-        self.position = self.root();
-        self.stack.clear();
+    /// The board of a pickled state: `fen` under `pie`, then `moves`.
+    #[staticmethod]
+    fn _from_state(
+        fen: &Bound<'_, PyAny>,
+        pie: bool,
+        moves: &Bound<'_, PyList>,
+    ) -> PyResult<PyBoard> {
+        let mut board = PyBoard {
+            position: position_from_fen(fen, pie)?,
+            stack: Vec::new(),
+        };
         for text in moves.iter() {
-            self.push_str(&text)?;
+            board.push_str(&text)?;
         }
-        Ok(())
+        Ok(board)
     }
 }
