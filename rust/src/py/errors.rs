@@ -76,7 +76,9 @@ pub fn python_text<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PySt
             chr.call1((code,))
         })
         .collect::<PyResult<Vec<_>>>()?;
-    Ok(PyString::new(py, "").call_method1("join", (parts,))?.cast_into::<PyString>()?)
+    Ok(PyString::new(py, "")
+        .call_method1("join", (parts,))?
+        .cast_into::<PyString>()?)
 }
 
 /// The `repr` of a part of a text, as Python writes it.

@@ -46,6 +46,10 @@ mod _veletas {
         m.add(
             "MeridiansLegalMoves",
             py.get_type::<meridians::legal_moves::PyLegalMoves>(),
-        )
+        )?;
+        m.add_function(pyo3::wrap_pyfunction!(
+            meridians::playouts::meridians_playouts,
+            m
+        )?)
     }
 }

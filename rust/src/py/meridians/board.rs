@@ -12,7 +12,9 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use super::legal_moves::PyLegalMoves;
 use super::moves::{PyMove, parse_move, point_number, type_name};
 use super::types;
-use crate::meridians::{Bitboard, FenError, Move, PlayError, Point, Position, Size, perft, perft_divide};
+use crate::meridians::{
+    Bitboard, FenError, Move, PlayError, Point, Position, Size, perft, perft_divide,
+};
 use crate::py::args::Given;
 use crate::py::errors::{
     IllegalMoveError, InvalidFenError, InvalidMoveError, InvalidRulesError, python_repr,
@@ -48,7 +50,8 @@ fn position_from_fen(fen: &Bound<'_, PyAny>, pie: bool) -> PyResult<Position> {
         let py = fen.py();
         InvalidFenError::new_err(format!(
             "invalid fen {}: {}",
-            text.repr().map_or_else(|_| "?".to_owned(), |r| r.to_string()),
+            text.repr()
+                .map_or_else(|_| "?".to_owned(), |r| r.to_string()),
             err.message(&|part| python_repr(py, part))
         ))
     })
@@ -57,9 +60,15 @@ fn position_from_fen(fen: &Bound<'_, PyAny>, pie: bool) -> PyResult<Position> {
 /// A `perft` depth of at least `least`; beyond `u32::MAX` it is clamped,
 /// which changes nothing since a game ends long before.
 fn depth_arg(depth: &Bound<'_, PyAny>, least: i64, what: &str) -> PyResult<u32> {
-    let depth = depth.py().import("operator")?.call_method1("index", (depth,))?;
+    let depth = depth
+        .py()
+        .import("operator")?
+        .call_method1("index", (depth,))?;
     if depth.lt(least)? {
-        return Err(PyValueError::new_err(format!("{what}, got {}", depth.repr()?)));
+        return Err(PyValueError::new_err(format!(
+            "{what}, got {}",
+            depth.repr()?
+        )));
     }
     Ok(depth
         .extract::<u64>()
@@ -91,7 +100,12 @@ fn drawing(position: &Position) -> String {
                 }
             })
             .collect();
-        lines.push(format!("{:>2} {}{}", rank + 1, " ".repeat(indent), cells.join(" ")));
+        lines.push(format!(
+            "{:>2} {}{}",
+            rank + 1,
+            " ".repeat(indent),
+            cells.join(" ")
+        ));
     }
     lines.join("\n")
 }
@@ -114,7 +128,9 @@ impl PyBoard {
 
     /// The position before the first move of the stack.
     fn root(&self) -> Position {
-        self.stack.first().map_or(self.position, |pushed| pushed.before)
+        self.stack
+            .first()
+            .map_or(self.position, |pushed| pushed.before)
     }
 
     fn point_arg(&self, point: &Bound<'_, PyAny>) -> PyResult<Point> {
@@ -214,7 +230,11 @@ impl PyBoard {
     #[getter]
     fn stones<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let count = |c| self.position.stone_count(c);
-        types::stones(py, count(crate::meridians::Color::Light), count(crate::meridians::Color::Dark))
+        types::stones(
+            py,
+            count(crate::meridians::Color::Light),
+            count(crate::meridians::Color::Dark),
+        )
     }
 
     /// The names of the stones the last pushed move removed, sorted; `()`
@@ -333,7 +353,10 @@ impl PyBoard {
     /// The moves pushed so far, oldest first (a copy).
     #[getter]
     fn move_stack(&self) -> Vec<PyMove> {
-        self.stack.iter().map(|pushed| PyMove { m: pushed.m }).collect()
+        self.stack
+            .iter()
+            .map(|pushed| PyMove { m: pushed.m })
+            .collect()
     }
 
     /// An independent board in the same position, with the move stack unless
@@ -342,7 +365,11 @@ impl PyBoard {
     fn copy(&self, stack: bool) -> PyBoard {
         PyBoard {
             position: self.position,
-            stack: if stack { self.stack.clone() } else { Vec::new() },
+            stack: if stack {
+                self.stack.clone()
+            } else {
+                Vec::new()
+            },
         }
     }
 

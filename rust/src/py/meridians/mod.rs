@@ -5,4 +5,5 @@
 pub mod board;
 pub mod legal_moves;
 pub mod moves;
+pub mod playouts;
 pub mod types;

@@ -34,16 +34,20 @@ pub fn parse_move(text: &Bound<'_, PyAny>) -> PyResult<Move> {
         .ok()
         .and_then(|t| t.parse().ok())
         .ok_or_else(|| match text.repr() {
-            Ok(repr) => {
-                InvalidMoveError::new_err(format!("invalid move {repr}: {}", ParseMoveError::EXPECTED))
-            }
+            Ok(repr) => InvalidMoveError::new_err(format!(
+                "invalid move {repr}: {}",
+                ParseMoveError::EXPECTED
+            )),
             Err(err) => err,
         })
 }
 
 /// A point number in `0..196`, from any Python integer.
 pub fn point_number(point: &Bound<'_, PyAny>) -> PyResult<Point> {
-    let index = point.py().import("operator")?.call_method1("index", (point,))?;
+    let index = point
+        .py()
+        .import("operator")?
+        .call_method1("index", (point,))?;
     index
         .extract::<u32>()
         .ok()
@@ -51,7 +55,9 @@ pub fn point_number(point: &Bound<'_, PyAny>) -> PyResult<Point> {
         .ok_or_else(|| {
             InvalidMoveError::new_err(format!(
                 "invalid point number {}: expected 0..195",
-                point.repr().map_or_else(|_| "?".to_owned(), |r| r.to_string())
+                point
+                    .repr()
+                    .map_or_else(|_| "?".to_owned(), |r| r.to_string())
             ))
         })
 }

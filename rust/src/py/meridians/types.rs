@@ -16,9 +16,7 @@ static OUTCOME: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 
 /// `Color.LIGHT` or `Color.DARK`.
 pub fn color(py: Python<'_>, color: Color) -> PyResult<Bound<'_, PyAny>> {
-    COLOR
-        .import(py, TYPES, "Color")?
-        .call1((color.index(),))
+    COLOR.import(py, TYPES, "Color")?.call1((color.index(),))
 }
 
 /// The `Phase` of that name.

@@ -159,7 +159,9 @@ fn check_agreement(
     }
     let name: String = variant.extract()?;
     if name != "standard" {
-        let variants = py.import("veletas.games.veletas.types")?.getattr("VARIANTS")?;
+        let variants = py
+            .import("veletas.games.veletas.types")?
+            .getattr("VARIANTS")?;
         if variants.get_item(variant)?.ne((n, k))? {
             return Err(InvalidRulesError::new_err(format!(
                 "variant {} disagrees with the fen {} (N = {n}, K = {k})",
