@@ -32,7 +32,7 @@ from veletas.errors import IllegalMoveError
 from veletas.games.veletas.reference.board import Board
 from veletas.games.veletas.reference.geometry import geometry
 from veletas.games.veletas.reference.move import Move
-from veletas.games.veletas.types import Color, Phase, Piece
+from veletas.games.veletas.types import Color, Phase, Piece, square_name
 
 __all__ = [
     "DecisionState",
@@ -261,6 +261,19 @@ class DecisionState:
                 planes[index] = 1.0
         return planes
 
+    def _where(self) -> str:
+        """Where the turn stands, for messages: the fen and the partial turn."""
+        partial = ""
+        if self._origin is not None and self._destination is not None:
+            partial = (
+                f", shooter {square_name(self._origin)} to {square_name(self._destination)} chosen"
+            )
+        elif self._origin is not None:
+            partial = f", shooter {square_name(self._origin)} chosen"
+        elif self._stage == "target":
+            partial = ", PASS chosen"
+        return f"{self._board.fen()!r}{partial}"
+
     def apply(self, action: int) -> Move | None:
         """Take ``action``; returns the completed move when the turn completes.
 
@@ -268,12 +281,14 @@ class DecisionState:
         :raises IllegalMoveError: if ``action`` is not legal now; the state is
             unchanged.
         """
-        action = operator.index(action)
+        try:
+            action = operator.index(action)
+        except TypeError:
+            raise TypeError(f"an action is an int, not {type(action).__name__}") from None
         legal = self.legal_actions()
         if action not in legal:
             raise IllegalMoveError(
-                f"action {action!r} is not legal at the {self._stage} decision of "
-                f"{self._board.fen()!r}; legal actions: {legal}"
+                f"illegal action {action!r} in {self._where()}: legal actions are {legal}"
             )
         board = self._board
         if board.phase is not Phase.PLAY:
@@ -305,10 +320,13 @@ class DecisionState:
         :raises IllegalMoveError: if ``move`` is not legal at the start of the turn.
         """
         if not isinstance(move, Move):
+            if type(move).__module__ != "veletas._veletas" or type(move).__name__ != "Move":
+                raise TypeError(f"expected a Move, not {type(move).__name__}")
             move = Move.parse(str(move))  # a move of the native core
-        if not self._board.is_legal(move):
+        problem = self._board._illegality(move)
+        if problem is not None:
             raise IllegalMoveError(
-                f"illegal move {str(move)!r} in {self._board.fen()!r}: it has no actions"
+                f"illegal move {str(move)!r} in {self._board.fen()!r}: {problem}"
             )
         if move.is_swap:
             return [self.swap_action]
