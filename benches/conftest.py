@@ -133,6 +133,7 @@ class Ratio:
     other: str
     other_rate: float
     target: float | None = None
+    unit: str = "games/s"
 
     @property
     def ratio(self) -> float:
@@ -140,8 +141,8 @@ class Ratio:
 
     def __str__(self) -> str:
         line = (
-            f"{self.name}: {self.subject} {self.subject_rate:,.0f} games/s, "
-            f"{self.other} {self.other_rate:,.0f} games/s: {self.ratio:.2f}x"
+            f"{self.name}: {self.subject} {self.subject_rate:,.0f} {self.unit}, "
+            f"{self.other} {self.other_rate:,.0f} {self.unit}: {self.ratio:.2f}x"
         )
         if self.target is not None:
             verdict = "met" if self.ratio >= self.target else "MISSED"
@@ -175,12 +176,13 @@ def report(benchmark: object) -> Callable[..., Ratio]:
         other: str,
         other_rate: float,
         target: float | None = None,
+        unit: str = "games/s",
     ) -> Ratio:
-        ratio = Ratio(name, subject, subject_rate, other, other_rate, target)
+        ratio = Ratio(name, subject, subject_rate, other, other_rate, target, unit)
         _RATIOS.append(ratio)
         info = benchmark.extra_info  # type: ignore[attr-defined]
-        info[f"{subject} games/s"] = subject_rate
-        info[f"{other} games/s"] = other_rate
+        info[f"{subject} {unit}"] = subject_rate
+        info[f"{other} {unit}"] = other_rate
         info["ratio"] = ratio.ratio
         print(ratio)
         return ratio
