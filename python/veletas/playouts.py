@@ -22,18 +22,25 @@ defines the stream, the order of choices and the record format.
 
 from __future__ import annotations
 
+import importlib
 import math
 import operator
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
 from veletas._checks import count, integer
-from veletas.errors import InvalidRulesError
-from veletas.games.veletas.types import SETUP_RULES, VARIANTS, Color, Rules
+from veletas.games.veletas.playouts import (
+    KIND_SHOOTER,
+    KIND_STONE,
+    KIND_SWAP,
+    MOVE_DTYPE,
+    POLICIES,
+)
+from veletas.games.veletas.types import Color
 
 if TYPE_CHECKING:
     from veletas.records import GameRecord
@@ -47,20 +54,11 @@ __all__ = [
     "Estimate",
     "PlayoutJob",
     "Playouts",
+    "check_run",
+    "game_playouts",
     "playouts",
     "wilson",
 ]
-
-POLICIES = ("micro", "uniform")
-"""The playout policies: uniform at every micro-decision, or uniform over whole moves."""
-
-MOVE_DTYPE = np.dtype(
-    [("kind", np.int8), ("origin", np.int8), ("destination", np.int8), ("target", np.int8)]
-)
-"""One recorded move: its kind and public squares (``rank * 10 + file``), -1 where none."""
-
-KIND_STONE, KIND_SHOOTER, KIND_SWAP = 0, 1, 2
-"""The kinds of a recorded move: a stone or shot, a shooter placement, the swap."""
 
 _BACKENDS = ("rust", "python")
 _LAST_GAME = 2**64
@@ -100,8 +98,25 @@ def wilson(successes: int, trials: int) -> Estimate:
     return Estimate(p, low, high)
 
 
+def game_playouts(game: str) -> ModuleType:
+    """The playout module of ``game`` (``veletas.games.<game>.playouts``): its
+    job's arguments, columns, record format and summary.
+
+    :raises ValueError: for an unknown game.
+    """
+    from veletas import games
+
+    games.get(game)  # refuses an unknown name
+    return importlib.import_module(f"veletas.games.{game}.playouts")
+
+
 class Playouts:
     """The games of a playout run, one numpy entry per game in game-index order.
+
+    One class serves every game. Beyond ``winner``, ``swapped`` and ``plies``,
+    each game has its own columns, read as attributes: ``claims`` for
+    Veletas, ``stones`` for Meridians (:attr:`columns`); the rows of
+    :attr:`moves` are the game's record format.
 
     >>> import veletas
     >>> games = veletas.playouts(200, variant="small", record=True)
@@ -113,25 +128,29 @@ class Playouts:
     """
 
     winner: np.ndarray
-    """int8: 0 when Black won, 1 when White won, -1 when the player to act had
-    no legal move (only from hand-made positions)."""
+    """int8: the colour that won, 0 for the colour that moves first (Black in
+    Veletas, Light in Meridians) and 1 for the other; -1 when the player to
+    act had no legal move (only from hand-made Veletas positions)."""
     swapped: np.ndarray
     """bool: whether the pie swap was played (before or during the playout)."""
     plies: np.ndarray
     """int32: the moves played in the playout (not the decisions, not the
     start position's history). A swap is a move."""
-    claims: np.ndarray
-    """int8, shape (n, 2): the final claims of Black and of White."""
+    columns: dict[str, np.ndarray]
+    """The game's own columns by name: ``claims`` (Veletas: int8, shape (n,
+    2), the final claims of Black and of White) or ``stones`` (Meridians:
+    int8, shape (n, 2), Light's and Dark's stones at the end)."""
     moves: np.ndarray | None
-    """With ``record=True``: every game's moves, one game after the other, as
-    a structured array of :data:`MOVE_DTYPE`; otherwise None."""
+    """With ``record=True``: every game's moves, one game after the other, in
+    the game's record format (Veletas: :data:`MOVE_DTYPE`; Meridians: int16
+    point numbers, -1 for swap, -2 for keep); otherwise None."""
     offsets: np.ndarray | None
     """With ``record=True``: int64, n + 1 entries; game ``i``'s moves are
     ``moves[offsets[i]:offsets[i + 1]]``. Otherwise None."""
     start: str
     """The position string every game started from."""
-    rules: Rules
-    """The rules of the games."""
+    rules: Any
+    """The rules of the games (the game's ``Rules``)."""
     policy: str
     """The policy that played them."""
     seed: int
@@ -141,27 +160,38 @@ class Playouts:
     backend: str
     """``"rust"`` or ``"python"``: the engine that played them, whose ``Board``
     :meth:`board` returns."""
+    game: str
+    """The game: ``"veletas"`` or ``"meridians"``."""
 
     def __init__(
         self,
         arrays: dict[str, np.ndarray],
         *,
         start: str,
-        rules: Rules,
+        rules: Any,
         policy: str,
         seed: int,
         first_game: int,
         backend: str,
+        game: str = "veletas",
     ) -> None:
+        spec = game_playouts(game)
         self.winner = np.asarray(arrays["winner"], dtype=np.int8)
         self.swapped = np.asarray(arrays["swapped"], dtype=np.bool_)
         self.plies = np.asarray(arrays["plies"], dtype=np.int32)
-        self.claims = np.asarray(arrays["claims"], dtype=np.int8).reshape(-1, 2)
+        self.columns = {
+            name: np.asarray(arrays[name], dtype=np.int8).reshape(len(self.winner), 2)
+            for name in spec.COLUMNS
+        }
         self.moves = None
         self.offsets = None
         if "moves" in arrays:
-            rows = np.ascontiguousarray(arrays["moves"], dtype=np.int8).reshape(-1, 4)
-            self.moves = rows.view(MOVE_DTYPE).reshape(-1)
+            if spec.MOVE_DTYPE.fields:  # records of several fields, as int8 rows
+                width = spec.MOVE_DTYPE.itemsize
+                rows = np.ascontiguousarray(arrays["moves"], dtype=np.int8).reshape(-1, width)
+                self.moves = rows.view(spec.MOVE_DTYPE).reshape(-1)
+            else:
+                self.moves = np.asarray(arrays["moves"], dtype=spec.MOVE_DTYPE)
             self.offsets = np.asarray(arrays["offsets"], dtype=np.int64)
         self.start = start
         self.rules = rules
@@ -169,6 +199,27 @@ class Playouts:
         self.seed = seed
         self.first_game = first_game
         self.backend = backend
+        self.game = game
+
+    def __getattr__(self, name: str) -> np.ndarray:
+        # The game's own columns (`claims`, `stones`) read as attributes.
+        columns = self.__dict__.get("columns", {})
+        if name in columns:
+            column: np.ndarray = columns[name]
+            return column
+        raise AttributeError(
+            f"{type(self).__name__} of {self.__dict__.get('game')} has no {name!r}"
+        )
+
+    def __getstate__(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
+    @property
+    def _spec(self) -> ModuleType:
+        return game_playouts(self.game)
 
     def __len__(self) -> int:
         return len(self.winner)
@@ -176,8 +227,9 @@ class Playouts:
     def __repr__(self) -> str:
         record = ", recorded" if self.moves is not None else ""
         games = f"games {self.first_game}..{self.first_game + len(self) - 1}"
+        rules = self._spec.describe(self.rules)
         return (
-            f"<Playouts: {len(self)} {self.rules.variant} games from {self.start!r} "
+            f"<Playouts: {len(self)} {rules} {self.game} games from {self.start!r} "
             f"({self.policy}, seed {self.seed}, {games}{record})>"
         )
 
@@ -185,15 +237,15 @@ class Playouts:
     # Summary
 
     def win_rate(self, color: Color | int) -> Estimate:
-        """The share of games that ``color`` won, with its 95% interval.
+        """The share of games that ``color`` (0 or 1) won, with its 95% interval.
 
         A game without a winner (stuck) counts as won by neither colour.
         """
         return wilson(int(np.count_nonzero(self.winner == int(color))), len(self))
 
     def first_player_win_rate(self) -> Estimate:
-        """The share of games won by the first player (Black, or White after a
-        swap), with its 95% interval."""
+        """The share of games won by the first player (who holds colour 0, or
+        colour 1 after a swap), with its 95% interval."""
         first = self.swapped.astype(np.int8)
         return wilson(int(np.count_nonzero(self.winner == first)), len(self))
 
@@ -224,10 +276,16 @@ class Playouts:
         return {float(p): float(v) for p, v in zip(q, values, strict=True)}
 
     def claim_counts(self) -> dict[tuple[int, int], int]:
-        """How many games ended with each final score ``(black, white)``, by
-        descending count."""
-        counts = Counter(zip(self.claims[:, 0].tolist(), self.claims[:, 1].tolist(), strict=True))
-        return dict(counts.most_common())
+        """How many Veletas games ended with each final score ``(black,
+        white)``, by descending count.
+
+        :raises AttributeError: for games without claims (Meridians).
+        """
+        spec = self._spec
+        if not hasattr(spec, "claim_counts"):
+            raise AttributeError(f"{self.game} games have no claims")
+        counts: dict[tuple[int, int], int] = spec.claim_counts(self)
+        return counts
 
     def summary(self) -> dict[str, Any]:
         """The summary as plain data (what ``veletas playout --json`` prints)."""
@@ -235,20 +293,17 @@ class Playouts:
         def estimate(e: Estimate) -> dict[str, float]:
             return {"rate": e.rate, "low": e.low, "high": e.high}
 
+        spec = self._spec
+        first, second = spec.COLORS
         return {
+            "game": self.game,
             "games": len(self),
             "start": self.start,
-            "rules": {
-                "variant": self.rules.variant,
-                "size": self.rules.size,
-                "shooters": self.rules.shooters,
-                "setup_rule": self.rules.setup_rule,
-                "shooters_block": self.rules.shooters_block,
-            },
+            "rules": spec.rules_summary(self.rules),
             "policy": self.policy,
             "seed": self.seed,
-            "black_wins": estimate(self.win_rate(Color.BLACK)),
-            "white_wins": estimate(self.win_rate(Color.WHITE)),
+            f"{first}_wins": estimate(self.win_rate(0)),
+            f"{second}_wins": estimate(self.win_rate(1)),
             "first_player_wins": estimate(self.first_player_win_rate()),
             "swaps": estimate(self.swap_rate()),
             "stuck": self.stuck(),
@@ -256,10 +311,7 @@ class Playouts:
                 "mean": self.mean_plies(),
                 "quantiles": {str(q): v for q, v in self.plies_quantiles().items()},
             },
-            "claims": [
-                {"black": black, "white": white, "games": games}
-                for (black, white), games in sorted(self.claim_counts().items())
-            ],
+            **spec.columns_summary(self),
         }
 
     # ------------------------------------------------------------------
@@ -272,18 +324,7 @@ class Playouts:
         :raises ValueError: if the run has no records.
         :raises IndexError: if there is no game ``i``.
         """
-        rows = self._rows(i)
-        move = _backend_module(self.backend).Move
-        moves = []
-        for kind, origin, destination, target in rows.tolist():
-            if kind == KIND_SWAP:
-                moves.append(move.swap())
-            elif kind == KIND_SHOOTER:
-                moves.append(move.shooter(target))
-            elif origin < 0:
-                moves.append(move(target))
-            else:
-                moves.append(move(target, origin, destination))
+        moves: list[Any] = self._spec.moves_of(self, self._rows(i))
         return moves
 
     def board(self, i: int) -> Any:
@@ -294,11 +335,7 @@ class Playouts:
         :raises IndexError: if there is no game ``i``.
         """
         moves = self.moves_of(i)
-        board = _backend_module(self.backend).Board(
-            self.start,
-            setup_rule=self.rules.setup_rule,
-            shooters_block=self.rules.shooters_block,
-        )
+        board = self._spec.start_board(self)
         for move in moves:
             board.push(move)
         return board
@@ -319,27 +356,9 @@ class Playouts:
         :raises ValueError: if the run has no records.
         :raises IndexError: if there is no game ``i``.
         """
-        from veletas.records import GameRecord
-
-        player = f"{self.policy} playout"
-        start = None if self.start == self._start_of_game() else self.start
-        return GameRecord.from_moves(
-            self.rules,
-            self.moves_of(i),
-            start=start,
-            black=player,
-            white=player,
-            swapped=bool(self.swapped[i]),
-            PlayoutSeed=str(self.seed),
-            PlayoutGame=str(self.first_game + i),
-        )
-
-    def _start_of_game(self) -> str:
-        """The position string of the empty board of these rules."""
-        board = _backend_module(self.backend).Board(
-            size=self.rules.size, shooters=self.rules.shooters
-        )
-        return str(board.fen())
+        moves = self.moves_of(i)
+        record: GameRecord = self._spec.record(self, operator.index(i) % len(self), moves)
+        return record
 
     def _rows(self, i: int) -> np.ndarray:
         if self.moves is None or self.offsets is None:
@@ -349,8 +368,8 @@ class Playouts:
         if not -n <= i < n:
             raise IndexError(f"game {i} is not in these {n} playouts")
         i %= n
-        rows = self.moves[self.offsets[i] : self.offsets[i + 1]]
-        return rows.view(np.int8).reshape(-1, 4)
+        rows: np.ndarray = self.moves[self.offsets[i] : self.offsets[i + 1]]
+        return rows
 
     # ------------------------------------------------------------------
     # Putting ranges together
@@ -367,9 +386,9 @@ class Playouts:
         >>> all((getattr(parts, a) == getattr(whole, a)).all() for a in ("winner", "plies"))
         True
 
-        :raises ValueError: for no parts, parts of different runs (start,
-            rules, policy, seed, backend), ranges that do not follow each
-            other, or a mix of recorded and unrecorded parts.
+        :raises ValueError: for no parts, parts of different runs (game,
+            start, rules, policy, seed, backend), ranges that do not follow
+            each other, or a mix of recorded and unrecorded parts.
         """
         parts = list(parts)
         if not parts:
@@ -391,8 +410,10 @@ class Playouts:
             expected += len(part)
         arrays = {
             name: np.concatenate([getattr(part, name) for part in parts])
-            for name in ("winner", "swapped", "plies", "claims")
+            for name in ("winner", "swapped", "plies")
         }
+        for name in head.columns:
+            arrays[name] = np.concatenate([part.columns[name] for part in parts])
         if head.moves is not None:
             arrays["moves"] = np.concatenate([part._rows_all() for part in parts])
             offsets = [part.offsets for part in parts if part.offsets is not None]
@@ -409,32 +430,51 @@ class Playouts:
             seed=head.seed,
             first_game=head.first_game,
             backend=head.backend,
+            game=head.game,
         )
 
     def _rows_all(self) -> np.ndarray:
         assert self.moves is not None
-        return self.moves.view(np.int8).reshape(-1, 4)
+        if self.moves.dtype.fields:
+            return self.moves.view(np.int8).reshape(-1, self.moves.dtype.itemsize)
+        return self.moves
 
 
 def _run_of(part: Playouts) -> tuple[object, ...]:
-    return (part.start, part.rules, part.policy, part.seed, part.backend)
+    return (part.game, part.start, part.rules, part.policy, part.seed, part.backend)
 
 
-def _backend_module(backend: str) -> Any:
-    if backend == "rust":
-        from veletas import _veletas
+def check_run(
+    seed: object, threads: object, record: object, backend: str
+) -> tuple[int, int | None, bool]:
+    """The arguments of a run that are not rules, checked for every game:
+    ``seed`` in 0 .. 2**64 - 1, ``threads`` of 1 or more (or None), ``record``
+    a bool, ``backend`` ``"rust"`` or ``"python"``.
 
-        return _veletas
-    import veletas.reference
-
-    return veletas.reference
+    :raises ValueError: for values out of range or an unknown backend.
+    :raises TypeError: for arguments of the wrong type.
+    """
+    if backend not in _BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; expected 'rust' or 'python'")
+    seed = integer("seed", seed)
+    if not 0 <= seed < _LAST_GAME:
+        raise ValueError(f"seed must be in 0 .. 2**64 - 1, not {seed!r}")
+    if threads is not None:
+        threads = integer("threads", threads)
+        if threads < 1:
+            raise ValueError(
+                f"threads must be at least 1 (or None for every core), not {threads!r}"
+            )
+    if not isinstance(record, bool):
+        raise TypeError(f"record must be a bool, not {record!r}")
+    return seed, threads, record
 
 
 @dataclass(frozen=True)
 class PlayoutJob:
-    """A checked playout run: where the games start, their rules, policy and
-    seed. :meth:`run` plays any range of its game indices; ranges played
-    anywhere (other threads, processes, machines) fit together with
+    """A checked playout run of one game: where the games start, their rules,
+    policy and seed. :meth:`run` plays any range of its game indices; ranges
+    played anywhere (other threads, processes, machines) fit together with
     :meth:`Playouts.concatenate`. It is plain data and pickles.
 
     >>> job = PlayoutJob.make(variant="small", seed=11, threads=1)
@@ -446,12 +486,12 @@ class PlayoutJob:
 
     start: str
     """The position string of the start."""
-    rules: Rules
-    """The rules of the games."""
+    rules: Any
+    """The rules of the games (the game's ``Rules``)."""
     swapped: bool
     """Whether the pie swap led to the start."""
     policy: str
-    """``"micro"`` or ``"uniform"``."""
+    """The policy: ``"micro"`` or ``"uniform"`` (Veletas), ``"uniform"`` (Meridians)."""
     seed: int
     """The seed of the run, 0 <= seed < 2**64."""
     threads: int | None
@@ -460,79 +500,25 @@ class PlayoutJob:
     """Whether to keep every game's moves."""
     backend: str = "rust"
     """``"rust"`` (the native core) or ``"python"`` (the reference, one thread)."""
+    game: str = "veletas"
+    """The game: ``"veletas"`` or ``"meridians"``."""
 
     @classmethod
-    def make(
-        cls,
-        *,
-        variant: str = "standard",
-        size: int | None = None,
-        shooters: int | None = None,
-        setup_rule: str = "perimeter",
-        shooters_block: bool = False,
-        start: Any = None,
-        seed: int = 0,
-        threads: int | None = None,
-        policy: str = "micro",
-        record: bool = False,
-        backend: str = "rust",
-    ) -> PlayoutJob:
-        """Check the arguments of :func:`playouts` (all but ``n_games``) and
-        resolve the start position.
+    def make(cls, *, game: str = "veletas", **options: Any) -> PlayoutJob:
+        """Check the arguments of a game's ``playouts`` (all but ``n_games``)
+        and resolve the start position: for Veletas those of
+        :func:`playouts`, for Meridians those of
+        :func:`veletas.meridians.playouts`.
 
-        :raises InvalidRulesError: for an unknown variant or setup rule, a bad
-            size or shooter count, or options that disagree with ``start``.
+        :raises InvalidRulesError: for bad rules, or options that disagree
+            with ``start``.
         :raises InvalidFenError: for a ``start`` position string that is refused.
-        :raises ValueError: for an unknown policy, a seed out of range, or
-            ``threads`` below 1.
+        :raises ValueError: for an unknown game or policy, a seed out of
+            range, or ``threads`` below 1.
         :raises TypeError: for arguments of the wrong type.
         """
-        if backend not in _BACKENDS:
-            raise ValueError(f"unknown backend {backend!r}; expected 'rust' or 'python'")
-        if not isinstance(policy, str) or policy not in POLICIES:
-            raise ValueError(f"unknown policy {policy!r}; expected 'micro' or 'uniform'")
-        seed = integer("seed", seed)
-        if not 0 <= seed < _LAST_GAME:
-            raise ValueError(f"seed must be in 0 .. 2**64 - 1, not {seed!r}")
-        if threads is not None:
-            threads = integer("threads", threads)
-            if threads < 1:
-                raise ValueError(
-                    f"threads must be at least 1 (or None for every core), not {threads!r}"
-                )
-        if not isinstance(record, bool):
-            raise TypeError(f"record must be a bool, not {record!r}")
-        board_type = _backend_module(backend).Board
-        options = {
-            "variant": variant,
-            "size": size,
-            "shooters": shooters,
-            "setup_rule": setup_rule,
-            "shooters_block": shooters_block,
-        }
-        swapped = False
-        if start is None:
-            board = board_type(**options)
-        elif isinstance(start, str):
-            board = board_type(start, **options)
-        elif callable(getattr(start, "fen", None)) and hasattr(start, "move_stack"):
-            _check_agreement(start.rules, **options)
-            board = start
-            swapped = any(move.is_swap for move in start.move_stack)
-        else:
-            raise TypeError(
-                f"start must be a Board, a position string or None, not {type(start).__name__}"
-            )
-        return cls(
-            start=board.fen(),
-            rules=board.rules,
-            swapped=swapped,
-            policy=policy,
-            seed=seed,
-            threads=threads,
-            record=record,
-            backend=backend,
-        )
+        job: PlayoutJob = game_playouts(game).make_job(**options)
+        return job
 
     def run(self, first_game: int, n_games: int) -> Playouts:
         """Play games ``first_game .. first_game + n_games - 1`` of the run.
@@ -548,24 +534,7 @@ class PlayoutJob:
             raise ValueError(
                 f"games {first_game} .. {first_game + n_games - 1} are not all in 0 .. 2**64 - 1"
             )
-        arguments: dict[str, Any] = {
-            "setup_rule": self.rules.setup_rule,
-            "shooters_block": self.rules.shooters_block,
-            "swapped": self.swapped,
-            "policy": self.policy,
-            "seed": self.seed,
-            "first_game": first_game,
-            "n_games": n_games,
-            "record": self.record,
-        }
-        if self.backend == "rust":
-            from veletas import _veletas
-
-            arrays = _veletas.run_playouts(self.start, threads=self.threads, **arguments)
-        else:
-            from veletas.games.veletas.reference.playouts import run_games
-
-            arrays = run_games(self.start, **arguments)
+        arrays = game_playouts(self.game).run(self, first_game, n_games)
         return Playouts(
             arrays,
             start=self.start,
@@ -574,6 +543,7 @@ class PlayoutJob:
             seed=self.seed,
             first_game=first_game,
             backend=self.backend,
+            game=self.game,
         )
 
 
@@ -637,40 +607,3 @@ def playouts(
         record=record,
     )
     return job.run(0, n_games)
-
-
-def _check_agreement(
-    rules: Rules,
-    *,
-    variant: object,
-    size: object,
-    shooters: object,
-    setup_rule: object,
-    shooters_block: object,
-) -> None:
-    """Refuse rule options, given beside a start board, that are not its rules.
-
-    :raises InvalidRulesError: naming the option and the board's value.
-    """
-    if not isinstance(variant, str) or variant not in VARIANTS:
-        known = ", ".join(repr(name) for name in VARIANTS)
-        raise InvalidRulesError(f"unknown variant {variant!r}; expected one of {known}")
-    if setup_rule not in SETUP_RULES:
-        raise InvalidRulesError(
-            f"unknown setup rule {setup_rule!r}; expected 'perimeter' or 'spacing'"
-        )
-    if not isinstance(shooters_block, bool):
-        raise InvalidRulesError(f"shooters_block must be a bool, not {shooters_block!r}")
-    problems = []
-    if variant != "standard" and VARIANTS[variant] != (rules.size, rules.shooters):
-        problems.append(f"variant {variant!r}")
-    if size is not None and size != rules.size:
-        problems.append(f"size {size!r}")
-    if shooters is not None and shooters != rules.shooters:
-        problems.append(f"shooters {shooters!r}")
-    if setup_rule != "perimeter" and setup_rule != rules.setup_rule:
-        problems.append(f"setup_rule {setup_rule!r}")
-    if shooters_block and not rules.shooters_block:
-        problems.append("shooters_block=True")
-    if problems:
-        raise InvalidRulesError(f"{', '.join(problems)} disagree(s) with the start board's {rules}")

@@ -15,7 +15,6 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from veletas.errors import IllegalMoveError
 
 native = pytest.importorskip("veletas._veletas", reason="the extension is not built")

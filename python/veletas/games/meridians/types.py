@@ -11,6 +11,7 @@ size, so a point keeps its number whatever the size:
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import re
 from typing import NamedTuple
@@ -22,6 +23,7 @@ __all__ = [
     "Color",
     "Outcome",
     "Phase",
+    "Rules",
     "Stones",
     "check_pie",
     "check_size",
@@ -160,3 +162,33 @@ def parse_point(name: str) -> int:
     if match is None:
         raise InvalidMoveError(f"invalid point {name!r}: expected a file a-n and a rank 1-14")
     return point(_FILE_NAMES.index(match[1]), int(match[2]) - 1)
+
+
+@dataclasses.dataclass(frozen=True)
+class Rules:
+    """The rules a Meridians game is played under: the board size and the pie
+    option.
+
+    >>> Rules("5-6", pie=True)
+    Rules(size='5-6', pie=True)
+    >>> Rules.make("9-10")
+    Traceback (most recent call last):
+    ...
+    veletas.errors.InvalidRulesError: unknown size '9-10'; expected one of '5-6', '6-7', '7-8'
+    """
+
+    size: str = "6-7"
+    pie: bool = False
+
+    @classmethod
+    def make(cls, size: object = "6-7", pie: object = False) -> Rules:
+        """Checked rules (:func:`check_size`, :func:`check_pie`).
+
+        :raises InvalidRulesError: naming the bad value.
+        """
+        return cls(check_size(size), check_pie(pie))
+
+    @property
+    def variant(self) -> str:
+        """The size, which names a Meridians board as a variant names a Veletas one."""
+        return self.size

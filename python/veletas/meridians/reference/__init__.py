@@ -13,5 +13,6 @@ public name.
 from __future__ import annotations
 
 from veletas.games.meridians.reference import Board, LegalMoves, Move
+from veletas.games.meridians.reference.playouts import playouts
 
-__all__ = ["Board", "LegalMoves", "Move"]
+__all__ = ["Board", "LegalMoves", "Move", "playouts"]

@@ -38,7 +38,7 @@ pub struct PyBoard {
 }
 
 /// Reads a position string under the pie option.
-fn position_from_fen(fen: &Bound<'_, PyAny>, pie: bool) -> PyResult<Position> {
+pub fn position_from_fen(fen: &Bound<'_, PyAny>, pie: bool) -> PyResult<Position> {
     let Ok(text) = fen.cast::<PyString>() else {
         return Err(PyTypeError::new_err(format!(
             "a position string is a str, not {}",

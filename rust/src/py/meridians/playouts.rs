@@ -8,31 +8,57 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use super::board::position_from_fen;
 use super::types;
-use crate::meridians::{Color, GameState, Position};
+use crate::meridians::{Color, GameState, Move};
 use crate::playout::{Batch, play_micro};
 
+/// The record of a move: its point number (`rank * 14 + file`), or
+/// [`SWAP_RECORD`] / [`KEEP_RECORD`].
+fn record_of(m: Move) -> i16 {
+    match m {
+        Move::Place(point) => point.number() as i16,
+        Move::Swap => SWAP_RECORD,
+        Move::Keep => KEEP_RECORD,
+    }
+}
+
+/// The record of `swap`.
+const SWAP_RECORD: i16 = -1;
+/// The record of `keep`.
+const KEEP_RECORD: i16 = -2;
+
 /// Plays games `first_game .. first_game + n_games` of the run `seed` from
-/// the start of `size` (under `pie`), each a uniformly random choice among
-/// the legal moves at every turn (`crate::game::random_action`), on
-/// `threads` threads (None: every core), without the GIL.
+/// the position `fen` (under `pie`; `swapped` says whether the pie swap led
+/// to it), each a uniformly random choice among the legal moves at every
+/// turn ([`crate::game::random_action`]: the `k`-th legal move in ascending
+/// action id, `k = below(count)`), on `threads` threads (None: every core),
+/// without the GIL.
 ///
-/// Returns a dict of numpy arrays: `winner` (int8: the seat that won, 0 for
-/// the first player), `swapped` (bool), `plies` (int32) and `stones` (int8,
-/// shape (n, 2): Light's and Dark's stones at the end).
+/// Returns a dict of numpy arrays: `winner` (int8: 0 Light, 1 Dark),
+/// `swapped` (bool), `plies` (int32), `stones` (int8, shape (n, 2): Light's
+/// and Dark's stones at the end), and with `record`, `moves` (int16 point
+/// numbers, -1 for swap, -2 for keep) and `offsets` (int64, n + 1 entries).
 #[pyfunction]
-#[pyo3(signature = (*, size, pie, seed, first_game, n_games, threads))]
+#[pyo3(signature = (fen, *, pie, swapped, seed, first_game, n_games, threads, record))]
+#[allow(clippy::too_many_arguments)]
 pub fn meridians_playouts<'py>(
     py: Python<'py>,
-    size: &Bound<'py, PyAny>,
+    fen: &Bound<'py, PyAny>,
     pie: &Bound<'py, PyAny>,
+    swapped: bool,
     seed: u64,
     first_game: u64,
     n_games: usize,
     threads: Option<usize>,
+    record: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let start =
-        GameState::new(Position::new(types::check_size(size)?).with_pie(types::check_pie(pie)?));
+    let start = GameState::with_swapped(position_from_fen(fen, types::check_pie(pie)?)?, swapped);
+    if n_games > 0 && first_game.checked_add(n_games as u64 - 1).is_none() {
+        return Err(PyValueError::new_err(format!(
+            "games {first_game} .. {first_game} + {n_games} go past the last game index 2**64 - 1"
+        )));
+    }
     let threads = match threads {
         None => None,
         Some(0) => return Err(PyValueError::new_err("threads must be at least 1, not 0")),
@@ -47,15 +73,19 @@ pub fn meridians_playouts<'py>(
         .detach(|| {
             batch.run(threads, |rng| {
                 let mut state = start;
-                let plies = play_micro(&mut state, rng, |_, _| {});
+                let mut moves = Vec::new();
+                let plies = if record {
+                    play_micro(&mut state, rng, |state, action| {
+                        let m = state.move_of(action).expect("a legal action");
+                        moves.push(record_of(m));
+                    })
+                } else {
+                    play_micro(&mut state, rng, |_, _| {})
+                };
                 let position = state.position();
                 let stones = [Color::Light, Color::Dark].map(|c| position.stone_count(c) as i8);
-                (
-                    state.winner().map_or(-1, |seat| seat as i8),
-                    state.swapped(),
-                    plies as i32,
-                    stones,
-                )
+                let winner = position.winner().map_or(-1, |color| color.index() as i8);
+                (winner, state.swapped(), plies as i32, stones, moves)
             })
         })
         .map_err(|err| PyRuntimeError::new_err(format!("no thread pool: {err}")))?;
@@ -87,5 +117,16 @@ pub fn meridians_playouts<'py>(
     )?;
     let stones: Vec<i8> = games.iter().flat_map(|g| g.3).collect();
     out.set_item("stones", stones.into_pyarray(py).reshape([n, 2])?)?;
+    if record {
+        let mut offsets = Vec::with_capacity(n + 1);
+        offsets.push(0_i64);
+        let mut moves = Vec::with_capacity(games.iter().map(|g| g.4.len()).sum());
+        for game in &games {
+            moves.extend_from_slice(&game.4);
+            offsets.push(moves.len() as i64);
+        }
+        out.set_item("moves", moves.into_pyarray(py))?;
+        out.set_item("offsets", offsets.into_pyarray(py))?;
+    }
     Ok(out)
 }

@@ -1,0 +1,228 @@
+"""Batch random playouts of Meridians: what the generic
+:class:`~veletas.playouts.Playouts` needs to know of the game.
+
+The policy is uniform over the legal moves: at each turn, with ``k``
+legal moves listed in ascending point number (``rank * 14 + file``), then
+``swap``, then ``keep``, the game's stream draws ``below(k)`` and plays that
+move (``docs/playouts.md``). The native core and the reference follow it
+alike, so a seed gives the same games on both.
+
+A recorded move is an int16: the point number of a placement, -1 for
+``swap``, -2 for ``keep``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from veletas.games.meridians.types import Color, Rules, point_name
+
+if TYPE_CHECKING:
+    from veletas.playouts import PlayoutJob, Playouts
+    from veletas.records import GameRecord
+
+__all__ = [
+    "COLUMNS",
+    "KEEP",
+    "MOVE_DTYPE",
+    "POLICIES",
+    "SWAP",
+    "make_job",
+    "move_text",
+    "run",
+]
+
+GAME = "meridians"
+POLICIES = ("uniform",)
+"""The one policy: a turn is one decision, uniform over the legal moves."""
+COLUMNS = {"stones": "int8, shape (n, 2): Light's and Dark's stones at the end"}
+"""The columns of this game's :class:`~veletas.playouts.Playouts` beyond winner, swapped, plies."""
+MOVE_DTYPE = np.dtype(np.int16)
+"""One recorded move: a point number, or :data:`SWAP` or :data:`KEEP`."""
+SWAP, KEEP = -1, -2
+"""The records of ``swap`` and ``keep``."""
+COLORS = ("light", "dark")
+"""The colours by index, as the summary names them."""
+
+
+def engine(backend: str) -> Any:
+    """The module of the engine ``backend`` names: ``Board`` and ``Move``."""
+    if backend == "rust":
+        from veletas import _veletas
+
+        return _Native(_veletas)
+    from veletas.meridians import reference
+
+    return reference
+
+
+class _Native:
+    """The native engine's classes under their public names."""
+
+    def __init__(self, native: Any) -> None:
+        self.Board = native.MeridiansBoard
+        self.Move = native.MeridiansMove
+
+
+def make_job(
+    *,
+    size: object = "6-7",
+    pie: object = False,
+    start: Any = None,
+    seed: object = 0,
+    threads: object = None,
+    policy: object = "uniform",
+    record: object = False,
+    backend: str = "rust",
+) -> PlayoutJob:
+    """The checked job of :func:`veletas.meridians.playouts`.
+
+    :raises InvalidRulesError: for an unknown size, a non-bool ``pie``, or a
+        ``start`` board of other rules.
+    :raises InvalidFenError: for a ``start`` position string that is refused.
+    :raises ValueError: for an unknown policy, a seed out of range, or ``threads`` below 1.
+    :raises TypeError: for arguments of the wrong type.
+    """
+    from veletas.playouts import PlayoutJob, check_run
+
+    if not isinstance(policy, str) or policy not in POLICIES:
+        raise ValueError(f"unknown policy {policy!r}; Meridians playouts are 'uniform'")
+    seed, threads, record = check_run(seed, threads, record, backend)
+    board_type = engine(backend).Board
+    swapped = False
+    if start is None:
+        board = board_type(size=size, pie=pie)
+    elif isinstance(start, str):
+        board = board_type(start, size=None if size == "6-7" else size, pie=pie)
+    elif isinstance(start, _board_types()):
+        rules = Rules.make(size, pie)
+        if (rules.size != "6-7" and rules.size != start.size) or (rules.pie and not start.pie):
+            raise _disagree(rules, start)
+        board = board_type(start.fen(), pie=start.pie)
+        swapped = any(move.is_swap for move in start.move_stack)
+    else:
+        raise TypeError(
+            f"start must be a Board, a position string or None, not {type(start).__name__}"
+        )
+    return PlayoutJob(
+        start=board.fen(),
+        rules=Rules(board.size, board.pie),
+        swapped=swapped,
+        policy=policy,
+        seed=seed,
+        threads=threads,
+        record=record,
+        backend=backend,
+        game=GAME,
+    )
+
+
+def _board_types() -> tuple[type, ...]:
+    from veletas import games
+
+    return games.get(GAME).board_types()
+
+
+def _disagree(rules: Rules, board: Any) -> Exception:
+    from veletas.errors import InvalidRulesError
+
+    return InvalidRulesError(
+        f"size {rules.size!r}, pie={rules.pie!r} disagree(s) with the start board's "
+        f"size {board.size!r}, pie={board.pie!r}"
+    )
+
+
+def run(job: PlayoutJob, first_game: int, n_games: int) -> dict[str, np.ndarray]:
+    """Games ``first_game .. first_game + n_games - 1`` of ``job`` as arrays."""
+    arguments: dict[str, Any] = {
+        "pie": job.rules.pie,
+        "swapped": job.swapped,
+        "seed": job.seed,
+        "first_game": first_game,
+        "n_games": n_games,
+        "record": job.record,
+    }
+    if job.backend == "rust":
+        from veletas import _veletas
+
+        result: dict[str, np.ndarray] = _veletas.meridians_playouts(
+            job.start, threads=job.threads, **arguments
+        )
+        return result
+    from veletas.games.meridians.reference.playouts import run_games
+
+    return run_games(job.start, **arguments)
+
+
+def move_text(code: int) -> str:
+    """The notation of a recorded move.
+
+    >>> move_text(3), move_text(SWAP), move_text(KEEP)
+    ('d1', 'swap', 'keep')
+    """
+    if code == SWAP:
+        return "swap"
+    if code == KEEP:
+        return "keep"
+    return point_name(code)
+
+
+def moves_of(games: Playouts, rows: np.ndarray) -> list[Any]:
+    """The moves of recorded ``rows`` as ``Move`` values of the games' engine."""
+    move = engine(games.backend).Move
+    return [move.parse(move_text(code)) for code in rows.tolist()]
+
+
+def start_board(games: Playouts) -> Any:
+    """The start of the games as a ``Board`` of their engine."""
+    return engine(games.backend).Board(games.start, pie=games.rules.pie)
+
+
+def start_of_game(rules: Rules, backend: str) -> str:
+    """The position string of the empty board of ``rules``."""
+    return str(engine(backend).Board(size=rules.size, pie=rules.pie).fen())
+
+
+def describe(rules: Rules) -> str:
+    """The rules in a few words, for reprs and summaries."""
+    return f"{rules.size}{', pie' if rules.pie else ''}"
+
+
+def rules_summary(rules: Rules) -> dict[str, Any]:
+    """The rules as plain data."""
+    return {"game": GAME, "size": rules.size, "pie": rules.pie}
+
+
+def columns_summary(games: Playouts) -> dict[str, Any]:
+    """The game's own columns summarised: the final stones of each colour."""
+    stones = games.stones
+    summary: dict[str, Any] = {}
+    for index, color in enumerate(COLORS):
+        column = stones[:, index] if len(games) else np.zeros(0)
+        summary[f"{color}_stones_mean"] = float(column.mean()) if len(games) else float("nan")
+    return {"stones": summary}
+
+
+def winner_names() -> tuple[str, str]:
+    """The colours 0 and 1 of :attr:`Playouts.winner`."""
+    return (str(Color.LIGHT), str(Color.DARK))
+
+
+def record(games: Playouts, i: int, moves: list[Any]) -> GameRecord:
+    """Game ``i`` as a game record."""
+    from veletas.records import GameRecord
+
+    player = f"{games.policy} playout"
+    start = None if games.start == start_of_game(games.rules, games.backend) else games.start
+    return GameRecord.from_moves(
+        games.rules,
+        moves,
+        start=start,
+        black=player,
+        white=player,
+        swapped=bool(games.swapped[i]),
+        PlayoutSeed=str(games.seed),
+        PlayoutGame=str(games.first_game + i),
+    )
