@@ -30,48 +30,70 @@ after the pie rule: with ``[Swapped "true"]`` the second player (who swapped)
 is ``[Black]``. ``[Result]`` is ``1-0`` when Black won, ``0-1`` when White
 won, ``*`` for an unfinished game (Black's score first, as Black moves first
 and is listed first).
+
+A Meridians record starts with ``[Game "Meridians"]``, has the rule tags
+``[Size]`` and ``[Pie]``, and names its players ``[Light]`` and ``[Dark]``
+(``1-0`` when Light won); a record without a ``[Game]`` tag is Veletas.
+
+>>> from veletas import meridians
+>>> board = meridians.Board(size="5-6")
+>>> for text in ["e5", "f6", "e8"]:
+...     _ = board.push_str(text)
+>>> print(GameRecord.from_board(board, black="Ada", white="Bo", date="2024.05.01"))
+[Game "Meridians"]
+[Size "5-6"]
+[Pie "false"]
+[Light "Ada"]
+[Dark "Bo"]
+[Swapped "false"]
+[Result "*"]
+[Date "2024.05.01"]
+<BLANKLINE>
+1. e5 2. f6 3. e8 *
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime
+import importlib
 import io
 import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
+from types import ModuleType
 from typing import Any
 
-from veletas.errors import InvalidRecordError, VeletasError
-from veletas.games.veletas.types import SETUP_RULES, VARIANTS, Color, Rules
+from veletas.errors import IllegalMoveError, InvalidMoveError, InvalidRecordError, VeletasError
 
 __all__ = ["RESULTS", "GameRecord", "read", "write"]
 
 RESULTS = ("1-0", "0-1", "*")
 """The results: Black won, White won, unfinished."""
 
-_ROSTER = (
-    "Variant",
-    "Size",
-    "Shooters",
-    "SetupRule",
-    "ShootersBlock",
-    "Black",
-    "White",
-    "Swapped",
-    "Result",
-    "Date",
-)
-"""The tags every written record has, in this order; ``FEN`` follows them
-for a game that starts from a position, then any other tags."""
+_GAMES = {"Veletas": "veletas", "Meridians": "meridians"}
+"""The values of the ``[Game]`` tag, and the games they name."""
 
 _TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]$')
 _NUMBER = re.compile(r"^(\d+)\.$")
 _LINE_WIDTH = 79
 
 
-def _result_of(winner: Color | None) -> str:
-    return {Color.BLACK: "1-0", Color.WHITE: "0-1", None: "*"}[winner]
+def _result_of(winner: int | None) -> str:
+    """The result of a game whose winner is colour 0, colour 1 or None."""
+    return {0: "1-0", 1: "0-1", None: "*"}[None if winner is None else int(winner)]
+
+
+def _room(game: str) -> ModuleType:
+    """The records module of a game's room, by the ``[Game]`` tag's value."""
+    return importlib.import_module(f"veletas.games.{_GAMES[game]}.records")
+
+
+def _game_of_rules(rules: Any) -> str:
+    """The ``[Game]`` value of a game's ``Rules``."""
+    from veletas.games.meridians.types import Rules as MeridiansRules
+
+    return "Meridians" if isinstance(rules, MeridiansRules) else "Veletas"
 
 
 def _tag(name: str, value: object) -> str:
@@ -98,12 +120,17 @@ class GameRecord:
     tags: dict[str, str]
     """The tag pairs, in the order they are written."""
     moves: list[Any]
-    """The moves (``veletas.Move``) from the start position."""
+    """The moves (``Move`` values of the game) from the start position."""
+
+    @property
+    def game(self) -> str:
+        """The game: the ``[Game]`` tag, ``"Veletas"`` when there is none."""
+        return self.tags.get("Game", "Veletas")
 
     @classmethod
     def from_moves(
         cls,
-        rules: Rules,
+        rules: Any,
         moves: Iterable[Any],
         *,
         start: str | None = None,
@@ -116,15 +143,16 @@ class GameRecord:
     ) -> GameRecord:
         """The record of ``moves`` (``Move`` values or their text) played
         from ``start`` (a position string; default the start of the game)
-        under ``rules``. The result is the winner of the final position
-        unless given (say ``"1-0"`` after White resigned); ``extra`` adds
-        tags such as ``Termination="resignation"``.
+        under ``rules`` (a game's ``Rules``: Veletas or Meridians). The
+        result is the winner of the final position unless given (say
+        ``"1-0"`` after White resigned); ``extra`` adds tags such as
+        ``Termination="resignation"``.
 
         :raises IllegalMoveError: if a move is not legal.
         :raises InvalidRecordError: for a result that is not one of
             :data:`RESULTS` or that contradicts a finished game.
         """
-        board = _new_board(rules, start)
+        board = _room(_game_of_rules(rules)).new_board(rules, start)
         for move in moves:
             if isinstance(move, str):
                 board.push_str(move)
@@ -157,12 +185,20 @@ class GameRecord:
         """The record of the moves on ``board``'s move stack, played from
         ``start`` (default: the start of the game). ``date`` defaults to
         today, as ``YYYY.MM.DD``; ``swapped`` to whether a move is a swap
-        (give it for a game from a position after the pie).
+        (give it for a game from a position after the pie). ``black`` and
+        ``white`` name the players of the first and second colour (Light and
+        Dark in Meridians).
 
         :raises InvalidRecordError: for a result that is not one of
             :data:`RESULTS` or that contradicts a finished game.
         """
-        rules = board.rules
+        from veletas import games
+        from veletas.games.meridians.types import Rules as MeridiansRules
+
+        meridians = games.game_of(board).name == "meridians"
+        rules = MeridiansRules(board.size, board.pie) if meridians else board.rules
+        game = _game_of_rules(rules)
+        room = _room(game)
         moves = board.move_stack
         final = _result_of(board.winner)
         if result is None:
@@ -173,14 +209,12 @@ class GameRecord:
             raise InvalidRecordError(f"result {result!r} contradicts the final position ({final})")
         if swapped is None:
             swapped = any(move.is_swap for move in moves)
+        first, second = room.PLAYERS
         tags = {
-            "Variant": rules.variant,
-            "Size": str(rules.size),
-            "Shooters": str(rules.shooters),
-            "SetupRule": rules.setup_rule,
-            "ShootersBlock": "true" if rules.shooters_block else "false",
-            "Black": black,
-            "White": white,
+            **({"Game": game} if game != "Veletas" else {}),
+            **room.rule_tags(rules),
+            first: black,
+            second: white,
             "Swapped": "true" if swapped else "false",
             "Result": result,
             "Date": date if date is not None else datetime.date.today().strftime("%Y.%m.%d"),
@@ -194,26 +228,22 @@ class GameRecord:
         return cls(tags, list(moves))
 
     @property
-    def rules(self) -> Rules:
-        """The rules of the game, from the tags (the variant's size and
-        shooter count where those tags are left out)."""
-        size, shooters = VARIANTS.get(self.tags.get("Variant", ""), (0, 0))
-        return Rules(
-            size=int(self.tags.get("Size", size)),
-            shooters=int(self.tags.get("Shooters", shooters)),
-            setup_rule=self.tags.get("SetupRule", "perimeter"),
-            shooters_block=self.tags.get("ShootersBlock", "false") == "true",
-        )
+    def rules(self) -> Any:
+        """The rules of the game (the game's ``Rules``), from the tags (for
+        Veletas, the variant's size and shooter count where those tags are
+        left out)."""
+        return _room(self.game).rules_of(self.tags)
 
     @property
     def result(self) -> str:
-        """``1-0`` (Black won), ``0-1`` (White won) or ``*``."""
+        """``1-0`` (the first colour won: Black, or Light), ``0-1`` or ``*``."""
         return self.tags["Result"]
 
     @property
-    def winner(self) -> Color | None:
+    def winner(self) -> Any:
         """The colour that won, by the result tag (a resignation counts)."""
-        return {"1-0": Color.BLACK, "0-1": Color.WHITE}.get(self.result)
+        index = {"1-0": 0, "0-1": 1}.get(self.result)
+        return None if index is None else _room(self.game).color(index)
 
     @property
     def start(self) -> str | None:
@@ -246,7 +276,7 @@ class GameRecord:
             yield board.copy()
 
     def _start_board(self) -> Any:
-        return _new_board(self.rules, self.start)
+        return _room(self.game).new_board(self.rules, self.start)
 
     def movetext(self) -> str:
         """The numbered moves and the result, wrapped at 79 characters."""
@@ -266,19 +296,6 @@ class GameRecord:
     def __str__(self) -> str:
         tag_lines = [f'[{name} "{_quote(value)}"]' for name, value in self.tags.items()]
         return "\n".join(tag_lines) + "\n\n" + self.movetext()
-
-
-def _new_board(rules: Rules, start: str | None) -> Any:
-    """A board of ``rules`` at ``start`` (default: the start of the game)."""
-    import veletas
-
-    return veletas.Board(
-        start,
-        size=rules.size,
-        shooters=rules.shooters,
-        setup_rule=rules.setup_rule,
-        shooters_block=rules.shooters_block,
-    )
 
 
 def write(games: GameRecord | Iterable[GameRecord], path_or_file: Any = None) -> str:
@@ -379,66 +396,18 @@ def _read_tags(lines: Sequence[tuple[int, str]]) -> dict[str, tuple[int, str]]:
             raise _fail(number, f"tag {name!r} appears twice")
         tags[name] = (number, value)
     first = lines[0][0]
-    for name in ("Size", "Shooters", "Result"):
-        if name not in tags and not (name != "Result" and "Variant" in tags):
+    game_line, game = tags.get("Game", (first, "Veletas"))
+    if game not in _GAMES:
+        raise _fail(game_line, f"bad tag {_tag('Game', game)}: expected {' or '.join(_GAMES)}")
+    for name in [*_room(game).required_tags(tags), "Result"]:
+        if name not in tags:
             raise _fail(first, f"the record has no [{name}] tag")
     return tags
 
 
-def _tag_rules(tags: dict[str, tuple[int, str]]) -> Rules:
-    """The rules the tags give, each bad value named with its line."""
-
-    def value(name: str, default: str) -> tuple[int, str]:
-        return tags.get(name, (tags.get("Variant", (0, ""))[0], default))
-
-    variant_line, variant = tags.get("Variant", (0, "custom"))
-    if variant != "custom" and variant not in VARIANTS:
-        raise _fail(
-            variant_line,
-            f"bad tag {_tag('Variant', variant)}: expected one of {', '.join(VARIANTS)}, custom",
-        )
-    default_size, default_shooters = VARIANTS.get(variant, (0, 0))
-    numbers = {}
-    for name, default in (("Size", default_size), ("Shooters", default_shooters)):
-        line, text = value(name, str(default))
-        if not re.fullmatch(r"\d{1,3}", text):
-            raise _fail(line, f"bad tag {_tag(name, text)}: expected a number")
-        numbers[name] = int(text)
-    block_line, block = value("ShootersBlock", "false")
-    if block not in ("true", "false"):
-        raise _fail(block_line, f"bad tag {_tag('ShootersBlock', block)}: expected true or false")
-    setup_line, setup_rule = value("SetupRule", "perimeter")
-    if setup_rule not in SETUP_RULES:
-        raise _fail(
-            setup_line,
-            f"bad tag {_tag('SetupRule', setup_rule)}: expected {' or '.join(SETUP_RULES)}",
-        )
-    if not 5 <= numbers["Size"] <= 10:
-        raise _fail(
-            value("Size", "")[0], f"bad tag {_tag('Size', numbers['Size'])}: expected 5 to 10"
-        )
-    try:
-        rules = Rules.make(
-            size=numbers["Size"],
-            shooters=numbers["Shooters"],
-            setup_rule=setup_rule,
-            shooters_block=block == "true",
-        )
-    except VeletasError as error:
-        raise _fail(value("Shooters", "")[0], f"bad tag [Shooters]: {error}") from None
-    if variant != "custom" and VARIANTS[variant] != (rules.size, rules.shooters):
-        raise _fail(
-            variant_line,
-            f"bad tag {_tag('Variant', variant)}: it has N = {VARIANTS[variant][0]} and "
-            f"K = {VARIANTS[variant][1]}, the tags say {rules.size} and {rules.shooters}",
-        )
-    return rules
-
-
 def _read_moves(tags: dict[str, tuple[int, str]], block: _Block) -> GameRecord:
-    import veletas
-
-    rules = _tag_rules(tags)
+    room = _room(tags.get("Game", (0, "Veletas"))[1])
+    rules = room.tag_rules(tags, _fail)
     result_line, result = tags["Result"]
     if result not in RESULTS:
         raise _fail(
@@ -450,7 +419,7 @@ def _read_moves(tags: dict[str, tuple[int, str]], block: _Block) -> GameRecord:
         raise _fail(swapped_line, f"bad tag {_tag('Swapped', swapped)}: expected true or false")
     start = tags.get("FEN")
     try:
-        board = _new_board(rules, None if start is None else start[1])
+        board = room.new_board(rules, None if start is None else start[1])
     except VeletasError as error:
         raise _fail(start[0] if start else result_line, f"bad tag [FEN]: {error}") from None
 
@@ -471,11 +440,11 @@ def _read_moves(tags: dict[str, tuple[int, str]], block: _Block) -> GameRecord:
                 continue
             try:
                 board.push_str(token)
-            except veletas.InvalidMoveError:
+            except InvalidMoveError:
                 raise _fail(
                     number, f"move {expected} {token!r} is not a move in the notation", token
                 ) from None
-            except veletas.IllegalMoveError:
+            except IllegalMoveError:
                 raise _fail(
                     number, f"move {expected} {token!r} is illegal in {board.fen()!r}", token
                 ) from None

@@ -20,7 +20,6 @@ from typing import Protocol
 from tqdm import tqdm
 
 from veletas.cli import options
-from veletas.games.veletas.types import Color
 from veletas.playouts import POLICIES, Estimate, PlayoutJob, Playouts
 
 DEFAULT_GAMES = 100_000
@@ -204,13 +203,18 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
     if args.chunk_size is not None and args.ray is None:
         print("veletas: error: --chunk-size needs --ray", file=sys.stderr)
         return 2
+    if args.game == "meridians" and args.policy != "micro":
+        print("veletas: error: --policy: Meridians games have one policy", file=sys.stderr)
+        return 2
     job = PlayoutJob.make(
+        game=args.game,
         **options.rules_kwargs(args),
         start=args.fen,
         seed=args.seed,
         threads=args.threads,
-        policy=args.policy,
+        policy="uniform" if args.game == "meridians" else args.policy,
         record=args.save is not None,
+        **({"backend": "python"} if _reference_asked() else {}),
     )
     if runner is None:
         try:
@@ -246,6 +250,13 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
     if args.save is not None:
         save(games, args.save)
     return 130 if interrupted else 0
+
+
+def _reference_asked() -> bool:
+    """Whether ``VELETAS_IMPLEMENTATION=python`` selects the reference."""
+    import veletas
+
+    return veletas.IMPLEMENTATION == "python"
 
 
 def save(games: Playouts, path: str) -> None:
@@ -302,14 +313,21 @@ def table(games: Playouts, seconds: float, where: str) -> str:
     rules = games.rules
     n = len(games)
     rate = f"{n / seconds:,.0f} games/s" if seconds > 0 else "-"
+    if games.game == "meridians":
+        described = f"Meridians {rules.size}{', pie rule' if rules.pie else ''}"
+        colors = ("light", "dark")
+    else:
+        described = (
+            f"{rules.variant} ({rules.size}x{rules.size}, {rules.shooters} shooters, "
+            f"{rules.setup_rule}{', shooters block' if rules.shooters_block else ''})"
+        )
+        colors = ("black", "white")
     lines = [
         f"games         {n:,} in {seconds:.2f} s on {where}: {rate}",
-        f"rules         {rules.variant} ({rules.size}x{rules.size}, {rules.shooters} shooters, "
-        f"{rules.setup_rule}{', shooters block' if rules.shooters_block else ''}), "
-        f"{games.policy} policy, seed {games.seed}",
+        f"rules         {described}, {games.policy} policy, seed {games.seed}",
         f"start         {games.start}",
-        f"black wins    {_percent(games.win_rate(Color.BLACK))}",
-        f"white wins    {_percent(games.win_rate(Color.WHITE))}",
+        f"{colors[0] + ' wins':<14}{_percent(games.win_rate(0))}",
+        f"{colors[1] + ' wins':<14}{_percent(games.win_rate(1))}",
         f"first player  {_percent(games.first_player_win_rate())}",
         f"swaps         {_percent(games.swap_rate())}",
     ]
@@ -318,6 +336,12 @@ def table(games: Playouts, seconds: float, where: str) -> str:
     quantiles = games.plies_quantiles()
     spread = ", ".join(f"{q:.0%} {v:g}" for q, v in quantiles.items())
     lines.append(f"plies         mean {games.mean_plies():.1f} (quantiles {spread})")
+    if games.game == "meridians":
+        for index, color in enumerate(colors):
+            stones = games.stones[:, index]
+            mean = float(stones.mean()) if n else float("nan")
+            lines.append(f"{color + ' stones':<14}mean {mean:.1f} at the end")
+        return "\n".join(lines)
     lines.append("final claims  black-white  games")
     counts = sorted(games.claim_counts().items())
     most = max((count for _, count in counts), default=1)
