@@ -113,6 +113,12 @@ class Board:
         """
         return format_fen(self.size, self._cells, self._turn, self._phase)
 
+    def _repr_svg_(self) -> str:
+        """The board as SVG, for Jupyter (:func:`veletas.svg.board`)."""
+        from veletas import svg
+
+        return svg.board(self, lastmove=self.peek() if self._stack else None)
+
     def __str__(self) -> str:
         geo = self._geo
         lines = []
