@@ -4,8 +4,9 @@
 //!
 //! `cargo bench --bench meridians` (release profile). Optional arguments:
 //! `--games N` (default 20000), `--threads T` (default 1), `--size S` (default
-//! all three), `--pie`. Run without `--bench` (as by `cargo test --benches`),
-//! it checks the counts once and plays a few games only.
+//! all three), `--pie`, `--only perft|games`. Run without `--bench` (as by
+//! `cargo test --benches`), it checks the counts once and plays 20 games
+//! (or `--games N`), timing nothing that it repeats: for profilers.
 
 use std::num::NonZeroUsize;
 use std::str::FromStr;
@@ -40,7 +41,8 @@ fn time<T>(budget: Duration, mut f: impl FnMut() -> T) -> (T, Duration) {
 }
 
 fn main() {
-    let mut games = 20_000;
+    let mut games = None;
+    let mut only = None;
     let mut threads = 1;
     let mut sizes = Vec::new();
     let mut pie = false;
@@ -49,16 +51,15 @@ fn main() {
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--bench" => timing = true,
-            "--games" => games = value(&mut args, "--games N"),
+            "--games" => games = Some(value(&mut args, "--games N")),
+            "--only" => only = Some(value::<String>(&mut args, "--only perft|games")),
             "--threads" => threads = value(&mut args, "--threads T"),
             "--size" => sizes.push(value(&mut args, "--size S")),
             "--pie" => pie = true,
             _ => {}
         }
     }
-    if !timing {
-        games = 20;
-    }
+    let games = games.unwrap_or(if timing { 20_000 } else { 20 });
     if sizes.is_empty() {
         sizes = Size::ALL.to_vec();
     }
@@ -67,7 +68,17 @@ fn main() {
     } else {
         Duration::ZERO
     };
-    for &size in &sizes {
+    if only.as_deref() != Some("games") {
+        perfts(&sizes, pie, budget);
+    }
+    if only.as_deref() != Some("perft") {
+        random_games(&sizes, pie, games, threads, timing);
+    }
+}
+
+/// Times perft from the start of each size, checking the counts.
+fn perfts(sizes: &[Size], pie: bool, budget: Duration) {
+    for &size in sizes {
         let start = Position::new(size).with_pie(pie);
         for (depth, nodes) in start_counts(size) {
             let nodes = if pie && depth == 3 { 0 } else { nodes };
@@ -81,7 +92,12 @@ fn main() {
             );
         }
     }
-    for &size in &sizes {
+}
+
+/// Plays `games` random games of each size on `threads` threads, and prints
+/// the rate of the best of five runs when `timing`.
+fn random_games(sizes: &[Size], pie: bool, games: usize, threads: usize, timing: bool) {
+    for &size in sizes {
         let start = GameState::new(Position::new(size).with_pie(pie));
         // The best of a few runs: the machine may be busy with other work.
         let mut seconds = f64::INFINITY;
