@@ -629,7 +629,8 @@ fn has_path(group: Bitboard, others: Bitboard, empty: Bitboard) -> bool {
         return false;
     }
     let hits = |dir| group.fill(dir, empty).shift_within(dir, others).any();
-    hits(Direction::East)
+    let east = group.fill_east_disjoint(empty);
+    east.shift_within(Direction::East, others).any()
         || hits(Direction::West)
         || hits(Direction::North)
         || hits(Direction::South)
