@@ -788,6 +788,26 @@ mod tests {
     }
 
     #[test]
+    fn positions_are_small_and_compare_by_the_game() {
+        assert_eq!(size_of::<Position>(), 80);
+        // The same stones reached by play and read from a string: equal, with
+        // equal hashes, whatever each knows of its history.
+        let mut played = Position::new(Size::S6_7);
+        for m in ["f2", "a1", "f12", "d4", "f3"] {
+            played.play(m.parse().unwrap()).unwrap();
+        }
+        let read = pos(&played.fen());
+        assert_eq!(played, read);
+        let hash = |p: &Position| {
+            let mut hasher = std::hash::DefaultHasher::new();
+            p.hash(&mut hasher);
+            hasher.finish()
+        };
+        assert_eq!(hash(&played), hash(&read));
+        assert_ne!(played, read.with_pie(true));
+    }
+
+    #[test]
     fn refusals_in_the_order_of_the_spec() {
         let start = Position::new(Size::S6_7);
         let cases = [
