@@ -222,6 +222,22 @@ const fn fill(seeds: Words, prop: Words, dir: Direction) -> Words {
     or(seeds, and(prop, step(seeds, dir, 8)))
 }
 
+/// [`fill`] east for `seeds` disjoint from `prop`, by addition: a seed's
+/// neighbour in `prop` starts a run, and adding it carries along the run to
+/// the point after it, clearing the run. Runs end in padding at the latest,
+/// so no carry leaves its rank.
+#[inline(always)]
+const fn east_fill_disjoint(seeds: Words, prop: Words) -> Words {
+    let mut out = [0; WORDS];
+    let mut i = 0;
+    while i < WORDS {
+        let starts = (seeds[i] << 1) & prop[i];
+        out[i] = seeds[i] | (prop[i] & !prop[i].wrapping_add(starts));
+        i += 1;
+    }
+    out
+}
+
 impl Bitboard {
     /// No points.
     pub const EMPTY: Bitboard = Bitboard([0; WORDS]);
@@ -371,19 +387,25 @@ impl Bitboard {
         Bitboard(fill(self.0, through.0, dir))
     }
 
-    /// The points of `through` from which some point of the set is the
-    /// first point, in some direction, that is not in `through`: the union of
-    /// the six fills, without the set itself.
+    /// The points of `through` from which some point of the set (outside
+    /// `through`) is the first point, in some direction, that is not in
+    /// `through`: the union of the six fills, without the set itself.
     ///
     /// With the empty points as `through` and a colour's stones as the set,
     /// these are the points from which a nearest stone is of that colour.
     #[inline]
     #[must_use]
     pub const fn rays(self, through: Bitboard) -> Bitboard {
-        let seeds = self.0;
         let prop = through.0;
+        let seeds = and(self.0, Bitboard::GRID.0);
+        let seeds = [
+            seeds[0] & !prop[0],
+            seeds[1] & !prop[1],
+            seeds[2] & !prop[2],
+            seeds[3] & !prop[3],
+        ];
         let mut all = or(
-            fill(seeds, prop, Direction::East),
+            east_fill_disjoint(seeds, prop),
             fill(seeds, prop, Direction::West),
         );
         all = or(all, fill(seeds, prop, Direction::North));
@@ -391,6 +413,13 @@ impl Bitboard {
         all = or(all, fill(seeds, prop, Direction::NorthEast));
         all = or(all, fill(seeds, prop, Direction::SouthWest));
         Bitboard(and(all, prop))
+    }
+
+    /// [`Bitboard::fill`] east, for a set disjoint from `through` (faster).
+    #[inline(always)]
+    #[must_use]
+    pub(crate) const fn fill_east_disjoint(self, through: Bitboard) -> Bitboard {
+        Bitboard(east_fill_disjoint(self.0, through.0))
     }
 
     /// The set with the six neighbours of each point added, within the grid.
@@ -711,6 +740,19 @@ mod tests {
                 .count(),
             14
         );
+    }
+
+    #[test]
+    fn the_east_fill_by_addition_is_the_fill() {
+        let mut rng = Rng::for_game(4, 4);
+        for _ in 0..500 {
+            let through = random_set(&mut rng) | random_set(&mut rng);
+            let seeds = random_set(&mut rng) - through;
+            assert_eq!(
+                seeds.fill_east_disjoint(through),
+                seeds.fill(Direction::East, through)
+            );
+        }
     }
 
     #[test]

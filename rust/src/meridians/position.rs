@@ -546,14 +546,20 @@ impl Position {
     /// Removes the dead groups of the colour to act, which has just placed
     /// `placed`; returns them.
     ///
-    /// Only some groups need a look. The group of `placed` may be dead. Any
-    /// other group had a path when this colour's turn began, unless the
-    /// opponent's placement since (the hint) cut it: such a path ran through
-    /// the hint point, so the group holds a stone nearest to it in some
-    /// direction. And `placed` cuts no path of another group: a stone whose
-    /// line it cuts now has a path to `placed` itself (not a neighbour, or it
-    /// would be in its group). Without a hint (after a position string),
-    /// every group is examined.
+    /// Only some groups need a look:
+    ///
+    /// - The group of `placed`, unless it is that stone alone: a legal
+    ///   placement has an own stone nearest in some direction, and one that
+    ///   is not a neighbour is in another group.
+    /// - Any other group had a path when this colour's turn began, unless the
+    ///   opponent's placement since (the hint) cut it: such a path ran
+    ///   through the hint point, between the own stones nearest to it on
+    ///   both sides of a line. (Removals since only add empty points.)
+    /// - `placed` cuts no path of another group: a stone whose line it cuts
+    ///   now has a path to `placed` itself (not a neighbour, or it would be
+    ///   in its group).
+    ///
+    /// Without a hint (after a position string), every group is examined.
     fn remove_dead(&mut self, placed: Point) -> Bitboard {
         let me = self.turn.index();
         let own = self.stones[me];
@@ -571,18 +577,23 @@ impl Position {
                 }
             }
         };
-        examine(placed);
+        if (Bitboard::from(placed).neighbour_fill() & own) != Bitboard::from(placed) {
+            examine(placed);
+        }
         if self.hint == NO_HINT {
             for stone in own {
                 examine(stone);
             }
         } else {
             let hint = Point::from_index_unchecked(u32::from(self.hint));
-            for dir in Direction::ALL {
-                if let Some(stone) = nearest(hint, dir, occupied, board)
-                    && own.contains(stone)
+            for dir in [Direction::East, Direction::North, Direction::NorthEast] {
+                if let Some(a) = nearest(hint, dir, occupied, board)
+                    && own.contains(a)
+                    && let Some(b) = nearest(hint, dir.opposite(), occupied, board)
+                    && own.contains(b)
                 {
-                    examine(stone);
+                    examine(a);
+                    examine(b);
                 }
             }
         }
@@ -618,7 +629,8 @@ fn has_path(group: Bitboard, others: Bitboard, empty: Bitboard) -> bool {
         return false;
     }
     let hits = |dir| group.fill(dir, empty).shift_within(dir, others).any();
-    hits(Direction::East)
+    let east = group.fill_east_disjoint(empty);
+    east.shift_within(Direction::East, others).any()
         || hits(Direction::West)
         || hits(Direction::North)
         || hits(Direction::South)
@@ -630,14 +642,18 @@ fn has_path(group: Bitboard, others: Bitboard, empty: Bitboard) -> bool {
 /// `board`, if any.
 #[inline]
 fn nearest(point: Point, dir: Direction, occupied: Bitboard, board: Bitboard) -> Option<Point> {
-    let mut at = point;
+    // Off the board is padding, an unused rank or a cut corner, all outside
+    // `board`, or below bit 0 or above bit 255.
+    let mut at = point.index() as i32;
     loop {
-        at = at.step(dir)?;
-        if !board.contains(at) {
+        at += dir.offset();
+        let index = u32::try_from(at).ok().filter(|&i| i < 256)?;
+        let point = Point::from_index_unchecked_any(index);
+        if !board.contains(point) {
             return None;
         }
-        if occupied.contains(at) {
-            return Some(at);
+        if occupied.contains(point) {
+            return Some(point);
         }
     }
 }
@@ -769,6 +785,26 @@ mod tests {
             assert_eq!(p.fen(), fen, "after {m}");
             assert_eq!(p.zobrist(), p.compute_hash(), "after {m}");
         }
+    }
+
+    #[test]
+    fn positions_are_small_and_compare_by_the_game() {
+        assert_eq!(size_of::<Position>(), 80);
+        // The same stones reached by play and read from a string: equal, with
+        // equal hashes, whatever each knows of its history.
+        let mut played = Position::new(Size::S6_7);
+        for m in ["f2", "a1", "f12", "d4", "f3"] {
+            played.play(m.parse().unwrap()).unwrap();
+        }
+        let read = pos(&played.fen());
+        assert_eq!(played, read);
+        let hash = |p: &Position| {
+            let mut hasher = std::hash::DefaultHasher::new();
+            p.hash(&mut hasher);
+            hasher.finish()
+        };
+        assert_eq!(hash(&played), hash(&read));
+        assert_ne!(played, read.with_pie(true));
     }
 
     #[test]
