@@ -17,6 +17,7 @@ from conftest import games_per_second
 from veletas.meridians import reference
 
 native = pytest.importorskip("veletas._veletas", reason="the extension is not built")
+START = reference.Board().fen()
 
 
 def test_perft_3(benchmark, report) -> None:
@@ -46,7 +47,16 @@ def test_perft_3(benchmark, report) -> None:
 
 
 def rust_games(games: int) -> None:
-    native.meridians_playouts(size="6-7", pie=False, seed=0, first_game=0, n_games=games, threads=1)
+    native.meridians_playouts(
+        START,
+        pie=False,
+        swapped=False,
+        seed=0,
+        first_game=0,
+        n_games=games,
+        threads=1,
+        record=False,
+    )
 
 
 def reference_games(games: int) -> None:

@@ -42,9 +42,7 @@ def test_points_and_stones_are_the_boards(engine: ModuleType | SimpleNamespace, 
     for color in ("light", "dark"):
         stones = elements(svg, f"stone {color}")
         expected = {
-            veletas.meridians.point_name(p)
-            for p, c in board.piece_map().items()
-            if str(c) == color
+            veletas.meridians.point_name(p) for p, c in board.piece_map().items() if str(c) == color
         }
         assert {stone.get("data-square") for stone in stones} == expected
     assert len(elements(svg, "lastmove target")) == 1

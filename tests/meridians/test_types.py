@@ -114,6 +114,6 @@ def test_point_names_are_str(name: object) -> None:
 
 def test_exports() -> None:
     assert set(types.__all__) == {
-        "SIZES", "Color", "Outcome", "Phase", "Stones", "check_pie", "check_size",
+        "SIZES", "Color", "Outcome", "Phase", "Rules", "Stones", "check_pie", "check_size",
         "parse_point", "point", "point_name",
     }  # fmt: skip
