@@ -22,6 +22,7 @@
 //! ```
 
 pub mod bitboard;
+pub mod bots;
 pub mod color;
 pub mod fen;
 pub mod moves;

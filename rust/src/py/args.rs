@@ -1,7 +1,12 @@
 //! Arguments that the bindings of every game read alike.
 
+use std::time::Duration;
+
 use pyo3::IntoPyObjectExt;
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+
+use crate::mcts::{Budget, Config};
 
 /// An optional keyword argument whose every given value, `None` included,
 /// is checked (unlike `Option`, which would take `None` for "not given").
@@ -31,4 +36,49 @@ impl<'py> Given<'py> {
             Given::Default => Ok(default.into_bound_py_any(py)?),
         }
     }
+}
+
+/// A checked search configuration of the bots of every game.
+pub fn search_config(
+    threads: usize,
+    seed: u64,
+    exploration: f64,
+    max_nodes: usize,
+) -> PyResult<Config> {
+    if threads == 0 {
+        return Err(PyValueError::new_err("threads must be at least 1, got 0"));
+    }
+    if !(exploration.is_finite() && exploration >= 0.0) {
+        return Err(PyValueError::new_err(format!(
+            "exploration must be a finite number of 0 or more, got {exploration}"
+        )));
+    }
+    if max_nodes == 0 {
+        return Err(PyValueError::new_err("max_nodes must be at least 1, got 0"));
+    }
+    Ok(Config {
+        exploration,
+        threads,
+        seed,
+        max_nodes,
+    })
+}
+
+/// A search budget: iterations, seconds, or both (whichever runs out first).
+pub fn search_budget(iterations: Option<u64>, seconds: Option<f64>) -> PyResult<Budget> {
+    let time = match seconds {
+        None => None,
+        Some(s) if s.is_finite() && s > 0.0 => Some(Duration::from_secs_f64(s)),
+        Some(s) => {
+            return Err(PyValueError::new_err(format!(
+                "seconds must be a positive number, got {s}"
+            )));
+        }
+    };
+    if iterations == Some(0) || (iterations.is_none() && time.is_none()) {
+        return Err(PyValueError::new_err(
+            "a search needs a budget: iterations of 1 or more, or seconds above 0",
+        ));
+    }
+    Ok(Budget { iterations, time })
 }

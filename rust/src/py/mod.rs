@@ -47,6 +47,15 @@ mod _veletas {
             "MeridiansLegalMoves",
             py.get_type::<meridians::legal_moves::PyLegalMoves>(),
         )?;
+        m.add_class::<meridians::bots::PyMctsPlayer>()?;
+        m.add_function(pyo3::wrap_pyfunction!(
+            meridians::bots::meridians_random_move,
+            m
+        )?)?;
+        m.add_function(pyo3::wrap_pyfunction!(
+            meridians::bots::meridians_greedy_move,
+            m
+        )?)?;
         m.add_function(pyo3::wrap_pyfunction!(
             meridians::playouts::meridians_playouts,
             m

@@ -3,6 +3,7 @@
 //! types of `veletas.games.meridians.types`.
 
 pub mod board;
+pub mod bots;
 pub mod legal_moves;
 pub mod moves;
 pub mod playouts;

@@ -4,15 +4,13 @@
 //! Positions arrive as a position string with the rule options (so boards of
 //! either backend can be played), and moves leave as notation text.
 
-use std::time::Duration;
-
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
 use super::board::{parse_setup_rule, position_from_fen};
 use crate::game::Game;
-use crate::mcts::{Budget, Config, DEFAULT_MAX_NODES};
+use crate::mcts::DEFAULT_MAX_NODES;
+use crate::py::args::{search_budget, search_config};
 use crate::rng::Rng;
 use crate::veletas::bots::{MctsPlayer, greedy_move as core_greedy, random_move as core_random};
 use crate::veletas::{DecisionState, Lines, Position};
@@ -47,25 +45,8 @@ impl PyMctsPlayer {
         exploration: f64,
         max_nodes: usize,
     ) -> PyResult<PyMctsPlayer> {
-        if threads == 0 {
-            return Err(PyValueError::new_err("threads must be at least 1, got 0"));
-        }
-        if !(exploration.is_finite() && exploration >= 0.0) {
-            return Err(PyValueError::new_err(format!(
-                "exploration must be a finite number of 0 or more, got {exploration}"
-            )));
-        }
-        if max_nodes == 0 {
-            return Err(PyValueError::new_err("max_nodes must be at least 1, got 0"));
-        }
-        let config = Config {
-            exploration,
-            threads,
-            seed,
-            max_nodes,
-        };
         Ok(PyMctsPlayer {
-            player: MctsPlayer::new(config),
+            player: MctsPlayer::new(search_config(threads, seed, exploration, max_nodes)?),
         })
     }
 
@@ -85,21 +66,7 @@ impl PyMctsPlayer {
         seconds: Option<f64>,
     ) -> PyResult<Option<Choice>> {
         let position = position(fen, setup_rule, shooters_block)?;
-        let time = match seconds {
-            None => None,
-            Some(s) if s.is_finite() && s > 0.0 => Some(Duration::from_secs_f64(s)),
-            Some(s) => {
-                return Err(PyValueError::new_err(format!(
-                    "seconds must be a positive number, got {s}"
-                )));
-            }
-        };
-        if iterations == Some(0) || (iterations.is_none() && time.is_none()) {
-            return Err(PyValueError::new_err(
-                "a search needs a budget: iterations of 1 or more, or seconds above 0",
-            ));
-        }
-        let budget = Budget { iterations, time };
+        let budget = search_budget(iterations, seconds)?;
         let state = DecisionState::with_swapped(position, swapped);
         let player = &mut self.player;
         let info = py.detach(|| player.choose(state, budget));

@@ -1,0 +1,99 @@
+//! The engines behind `veletas.bots` for Meridians: the Monte Carlo tree
+//! search player and the random and greedy move choices. Positions arrive
+//! as a position string with the pie option, and moves leave as notation.
+
+use pyo3::prelude::*;
+
+use super::board::position_from_fen;
+use crate::game::Game;
+use crate::mcts::DEFAULT_MAX_NODES;
+use crate::meridians::GameState;
+use crate::meridians::bots::{MctsPlayer, greedy_move, random_move};
+use crate::py::args::{search_budget, search_config};
+use crate::rng::Rng;
+
+/// What a search reports: the move, the iterations, the estimated chance of
+/// winning, whether earlier statistics were reused, and the nodes held.
+type Choice = (String, u64, f64, bool, usize);
+
+/// The Monte Carlo tree search player of Meridians; it keeps its trees
+/// between calls.
+#[pyclass(name = "MeridiansMctsPlayer", module = "veletas._veletas")]
+pub struct PyMctsPlayer {
+    player: MctsPlayer,
+}
+
+#[pymethods]
+impl PyMctsPlayer {
+    #[new]
+    #[pyo3(signature = (*, threads = 1, seed = 0, exploration = GameState::EXPLORATION, max_nodes = DEFAULT_MAX_NODES))]
+    fn new(threads: usize, seed: u64, exploration: f64, max_nodes: usize) -> PyResult<Self> {
+        Ok(PyMctsPlayer {
+            player: MctsPlayer::new(search_config(threads, seed, exploration, max_nodes)?),
+        })
+    }
+
+    /// Searches the move of `fen` (under `pie`; `swapped` says whether the
+    /// pie swap was played) and returns `(move, iterations, value, reused,
+    /// nodes)`, or None at the end of the game. The search runs without the
+    /// GIL.
+    #[pyo3(signature = (fen, pie, swapped, *, iterations = None, seconds = None))]
+    fn choose(
+        &mut self,
+        py: Python<'_>,
+        fen: &Bound<'_, PyAny>,
+        pie: bool,
+        swapped: bool,
+        iterations: Option<u64>,
+        seconds: Option<f64>,
+    ) -> PyResult<Option<Choice>> {
+        let budget = search_budget(iterations, seconds)?;
+        let state = GameState::with_swapped(position_from_fen(fen, pie)?, swapped);
+        let player = &mut self.player;
+        let info = py.detach(|| player.choose(state, budget));
+        Ok(info.map(|info| {
+            (
+                info.chosen.to_string(),
+                info.search.iterations,
+                info.search.value,
+                info.reused,
+                self.player.node_count(),
+            )
+        }))
+    }
+
+    /// Forgets the trees.
+    fn clear(&mut self) {
+        self.player.clear();
+    }
+}
+
+/// A uniformly random legal move of `fen`, drawn from stream `(seed,
+/// index)`; None at the end of the game.
+#[pyfunction]
+pub fn meridians_random_move(
+    fen: &Bound<'_, PyAny>,
+    pie: bool,
+    seed: u64,
+    index: u64,
+) -> PyResult<Option<String>> {
+    let position = position_from_fen(fen, pie)?;
+    Ok(random_move(&position, &mut Rng::for_game(seed, index)).map(|m| m.to_string()))
+}
+
+/// The one-ply greedy move of `fen`, ties broken from stream `(seed,
+/// index)`; None at the end of the game.
+#[pyfunction]
+pub fn meridians_greedy_move(
+    py: Python<'_>,
+    fen: &Bound<'_, PyAny>,
+    pie: bool,
+    seed: u64,
+    index: u64,
+) -> PyResult<Option<String>> {
+    let position = position_from_fen(fen, pie)?;
+    let mut rng = Rng::for_game(seed, index);
+    Ok(py
+        .detach(|| greedy_move(&position, &mut rng))
+        .map(|m| m.to_string()))
+}
