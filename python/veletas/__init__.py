@@ -17,6 +17,7 @@ search are native only.
 from __future__ import annotations
 
 import os
+from types import ModuleType
 
 from veletas import base
 from veletas.base import *  # noqa: F403  (Color, Rules, squares A1 .. J10, ...)
@@ -30,6 +31,7 @@ from veletas.errors import (
 )
 from veletas.playouts import Playouts, playouts
 
+_native: ModuleType | None
 try:
     from veletas import _veletas as _native
 except ImportError:  # no compiled extension: the reference serves
