@@ -81,11 +81,7 @@ impl Bits for Portable {
 #[cfg(target_arch = "x86_64")]
 pub use x86::X86V3;
 
-// Before Rust 1.87 every intrinsic is an `unsafe fn`; from 1.87 on, most
-// are safe to call in code compiled for their features, and the `unsafe`
-// blocks around them, still needed by older compilers, become unused.
 #[cfg(target_arch = "x86_64")]
-#[allow(unused_unsafe)]
 mod x86 {
     use core::arch::x86_64::{
         __cpuid, _mm_cvtsi128_si64, _mm_or_si128, _mm_unpackhi_epi64, _mm256_and_si256,
@@ -235,8 +231,8 @@ mod x86 {
 
     /// Whether this is an AMD (or Hygon) CPU before Zen 3 (family 0x19).
     fn slow_pdep() -> bool {
-        // SAFETY: every x86-64 CPU has CPUID, with leaves 0 and 1.
-        let (vendor, signature) = unsafe { (__cpuid(0), __cpuid(1).eax) };
+        // Every x86-64 CPU has CPUID, with leaves 0 and 1.
+        let (vendor, signature) = (__cpuid(0), __cpuid(1).eax);
         let name = [vendor.ebx, vendor.edx, vendor.ecx];
         let amd = name == [0x6874_7541, 0x6974_6e65, 0x444d_4163] // "AuthenticAMD"
             || name == [0x6f67_7948, 0x6e65_476e, 0x656e_6975]; // "HygonGenuine"
@@ -255,8 +251,7 @@ mod x86 {
     #[inline]
     #[target_feature(enable = "bmi2")]
     unsafe fn pext(word: u64, mask: u64) -> u64 {
-        // SAFETY: the caller makes sure of BMI2.
-        unsafe { _pext_u64(word, mask) }
+        _pext_u64(word, mask)
     }
 
     /// # Safety
@@ -265,8 +260,7 @@ mod x86 {
     #[inline]
     #[target_feature(enable = "bmi2")]
     unsafe fn pdep(word: u64, mask: u64) -> u64 {
-        // SAFETY: the caller makes sure of BMI2.
-        unsafe { _pdep_u64(word, mask) }
+        _pdep_u64(word, mask)
     }
 
     /// The packed squares of the 8 lines of the square of `star`, each line
