@@ -1,4 +1,4 @@
-"""The examples of the play, records and bots documents run as written."""
+"""The documents: every page with ``>>>`` examples runs them as written."""
 
 from __future__ import annotations
 
@@ -7,14 +7,33 @@ from pathlib import Path
 
 import pytest
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+PAGES = [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]
+"""The README and every page of docs/."""
 
 
-@pytest.mark.parametrize("name", ["bots.md", "play.md", "records.md"])
-def test_document_examples(name: str) -> None:
-    result = doctest.testfile(str(DOCS / name), module_relative=False, optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0, f"{name} has no examples"
-    assert result.failed == 0, f"{result.failed} example(s) of {name} failed (output above)"
+def has_examples(page: Path) -> bool:
+    return any(line.lstrip().startswith(">>> ") for line in page.read_text().splitlines())
+
+
+PAGES_WITH_EXAMPLES = [page for page in PAGES if has_examples(page)]
+
+
+def test_the_pages_with_examples_are_found() -> None:
+    names = {page.relative_to(ROOT).as_posix() for page in PAGES_WITH_EXAMPLES}
+    assert {"README.md", "docs/playouts.md", "docs/rl.md", "docs/bots.md"} <= names
+
+
+@pytest.mark.parametrize(
+    "page",
+    PAGES_WITH_EXAMPLES,
+    ids=[page.relative_to(ROOT).as_posix() for page in PAGES_WITH_EXAMPLES],
+)
+def test_page_examples(page: Path) -> None:
+    result = doctest.testfile(str(page), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0, f"{page.name} has no examples"
+    assert result.failed == 0, f"{result.failed} example(s) of {page.name} failed (output above)"
 
 
 def test_the_pictured_position_is_kept() -> None:
