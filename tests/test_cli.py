@@ -1,10 +1,16 @@
-"""The ``veletas`` command line: help, perft, and errors that name the bad input."""
+"""The ``veletas`` command line: help, perft, and errors that name the bad input
+(one line each, never a traceback)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 import veletas
-from veletas.cli import main
+from veletas.cli import BROKEN_PIPE, main
 
 
 def test_help_lists_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
@@ -46,3 +52,43 @@ def test_a_negative_depth_is_refused(capsys: pytest.CaptureFixture[str]) -> None
         main(["perft", "-1"])
     assert exit_info.value.code == 2
     assert "must be 0 or more, not -1" in capsys.readouterr().err
+
+
+def run_into_a_closed_pipe(*args: str) -> subprocess.CompletedProcess[str]:
+    """``veletas ARGS | head`` once head has gone: stdout is a pipe whose
+    reading end is closed, so that the first write fails."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        return subprocess.run(
+            [sys.executable, "-m", "veletas.cli", *args],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+            timeout=120,
+        )
+    finally:
+        os.close(write)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["show", "7/2x4/7/1s5/7/o1s2s1/7 b play 3", "--svg", "-"],
+        ["playout", "--games", "300", "--variant", "small"],
+    ],
+    ids=["show --svg -", "playout"],
+)
+def test_a_closed_pipe_stops_quietly(args: list[str]) -> None:
+    result = run_into_a_closed_pipe(*args)
+    assert result.stderr == ""  # no traceback, not even at exit
+    assert result.returncode == BROKEN_PIPE
+
+
+def test_a_missing_file_is_a_one_line_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "missing.txt"
+    assert main(["replay", str(missing)]) == 2
+    assert capsys.readouterr().err == f"veletas: error: {missing}: No such file or directory\n"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -41,11 +42,17 @@ def _version() -> str:
         return "unknown"
 
 
+BROKEN_PIPE = 141
+"""The exit status when the reader of the output goes away (``veletas ... |
+head``): 128 + SIGPIPE, as a Unix tool killed by the signal reports."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``)."""
     args = build_parser().parse_args(argv)
     try:
         status: int = args.handler(args)
+        sys.stdout.flush()  # so that a closed pipe shows here, not at exit
         return status
     except VeletasError as error:
         print(f"veletas: error: {error}", file=sys.stderr)
@@ -53,6 +60,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("veletas: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader has gone, as `head` does once it has its lines: stop
+        # quietly, and keep Python's final flush of stdout from failing too.
+        _drop_stdout()
+        return BROKEN_PIPE
+    except OSError as error:
+        print(f"veletas: error: {_os_error_text(error)}", file=sys.stderr)
+        return 2
+
+
+def _os_error_text(error: OSError) -> str:
+    """``file: reason`` for a file that could not be read or written."""
+    if error.filename is None or error.strerror is None:
+        return str(error)
+    return f"{error.filename}: {error.strerror}"
+
+
+def _drop_stdout() -> None:
+    """Point stdout at the null device: nothing more can reach the reader."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # not a real file (captured output): nothing to do
+        pass
 
 
 if __name__ == "__main__":
