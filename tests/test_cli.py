@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 import veletas
 from veletas.cli import BROKEN_PIPE, main
+from veletas.cli.play import Game
+from veletas.playouts import PlayoutJob
 
 
 def test_help_lists_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
@@ -92,3 +94,36 @@ def test_a_missing_file_is_a_one_line_error(
     missing = tmp_path / "missing.txt"
     assert main(["replay", str(missing)]) == 2
     assert capsys.readouterr().err == f"veletas: error: {missing}: No such file or directory\n"
+
+
+def no_work(*args: object, **kwargs: object) -> None:
+    raise AssertionError("the work started before the output path was checked")
+
+
+@pytest.mark.parametrize(
+    ("args", "work"),
+    [
+        (["playout", "--games", "1000", "--save", "{path}"], (PlayoutJob, "run")),
+        (["play", "--bot", "random", "--bot2", "random", "--save", "{path}"], (Game, "play")),
+        (["show", "7/7/7/7/7/7/7 b setup 3", "--svg", "{path}"], (veletas.svg, "board")),
+    ],
+    ids=["playout --save", "play --save", "show --svg"],
+)
+@pytest.mark.parametrize("where", ["missing folder", "a folder"])
+def test_an_output_path_is_checked_before_any_work(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    args: list[str],
+    work: tuple[object, str],
+    where: str,
+) -> None:
+    monkeypatch.setattr(*work, no_work)
+    path = tmp_path / "missing" / "x.txt" if where == "missing folder" else tmp_path
+    with pytest.raises(SystemExit) as exit_info:
+        main([arg.format(path=path) for arg in args])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    expected = f"no folder {path.parent}" if where == "missing folder" else "it is a directory"
+    assert f"cannot write {path}: {expected}" in err
+    assert "Traceback" not in err

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+from pathlib import Path
 from typing import Any
 
 import veletas
@@ -63,3 +65,23 @@ def positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
     return value
+
+
+def output_file(text: str) -> str:
+    """An argparse type: a file the command will write (or append to), checked
+    when the arguments are read, so that a bad path fails before any work
+    rather than after it. The file itself is not created here."""
+    path = Path(text)
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"cannot write {text}: it is a directory")
+    folder = path.parent
+    if not folder.is_dir():
+        raise argparse.ArgumentTypeError(f"cannot write {text}: no folder {folder}")
+    if not os.access(path if path.exists() else folder, os.W_OK):
+        raise argparse.ArgumentTypeError(f"cannot write {text}: permission denied")
+    return text
+
+
+def output_file_or_stdout(text: str) -> str:
+    """:func:`output_file`, or ``-`` for stdout."""
+    return text if text == "-" else output_file(text)

@@ -143,6 +143,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--save",
         metavar="FILE",
+        type=options.output_file,
         help="also keep every game's moves and write the games to FILE as game records "
         "(see 'veletas replay'); about 1 kB a game",
     )
