@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +66,34 @@ def positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
     return value
+
+
+def count(text: str) -> int:
+    """An argparse type: a count of 1 or more, below 2**64, written as an
+    integer (``1000000``, ``1_000_000``) or as a whole number in any other
+    notation (``1e6``, ``2.5e5``)."""
+    value = _whole_number(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {text}")
+    if value >= 2**64:
+        raise argparse.ArgumentTypeError(f"must be below 2**64, not {text}")
+    return value
+
+
+def _whole_number(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        number = Decimal(text)
+    except InvalidOperation:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not number.is_finite() or number != number.to_integral_value():
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
+    if number.adjusted() > 20:  # far beyond any count: no need to spell it out
+        raise argparse.ArgumentTypeError(f"must be below 2**64, not {text}")
+    return int(number)
 
 
 def output_file(text: str) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import time
@@ -114,9 +115,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument(
         "--games",
-        type=options.non_negative,
+        type=options.count,
         default=DEFAULT_GAMES,
-        help=f"how many games to play (default {DEFAULT_GAMES:,})",
+        help=f"how many games to play, 1 or more, such as 1000000, 1_000_000 or 1e6 "
+        f"(default {DEFAULT_GAMES:,})",
     )
     parser.add_argument(
         "--policy",
@@ -241,7 +243,7 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
             "where": where,
             **games.summary(),
         }
-        print(json.dumps(report, indent=2))
+        print(json.dumps(_without_nan(report), indent=2))
     else:
         print(table(games, seconds, where))
     if args.save is not None:
@@ -298,6 +300,17 @@ def chunks(n_games: int) -> Iterator[tuple[int, int]]:
             size = max(256, min(4 * size, int(count * CHUNK_SECONDS / elapsed)))
 
 
+def _without_nan(value: object) -> object:
+    """``value`` with every NaN (a rate of no games) as None: JSON has no NaN."""
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {key: _without_nan(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_without_nan(item) for item in value]
+    return value
+
+
 def table(games: Playouts, seconds: float, where: str) -> str:
     """The human summary of ``games``."""
     rules = games.rules
@@ -309,6 +322,11 @@ def table(games: Playouts, seconds: float, where: str) -> str:
         f"{rules.setup_rule}{', shooters block' if rules.shooters_block else ''}), "
         f"{games.policy} policy, seed {games.seed}",
         f"start         {games.start}",
+    ]
+    if n == 0:  # stopped before the first range finished
+        lines.append("results       none: no game finished")
+        return "\n".join(lines)
+    lines += [
         f"black wins    {_percent(games.win_rate(Color.BLACK))}",
         f"white wins    {_percent(games.win_rate(Color.WHITE))}",
         f"first player  {_percent(games.first_player_win_rate())}",
