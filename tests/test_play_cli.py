@@ -221,3 +221,15 @@ def test_a_corrupted_record_is_an_error_of_the_command(tmp_path, capsys) -> None
     path.write_text('[Variant "small"]\n[Result "*"]\n\n1. *a1 *\n')
     assert main(["replay", str(path)]) == 2
     assert "line 4: move 1 '*a1' is illegal" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("command", "variant"), [("play", "small"), ("playout", "standard")])
+def test_help_gives_the_variant_played_by_default(
+    capsys: pytest.CaptureFixture[str], command: str, variant: str
+) -> None:
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    played = veletas.cli.build_parser().parse_args([command]).variant
+    assert played == variant
+    assert f"small (7x7, 3); default {played}" in help_text

@@ -12,14 +12,16 @@ import veletas
 from veletas.base import SETUP_RULES, VARIANTS
 
 
-def add_rules(parser: argparse.ArgumentParser) -> None:
-    """The variant, custom size and shooter count, and the two rule options."""
+def add_rules(parser: argparse.ArgumentParser, default_variant: str = "standard") -> None:
+    """The variant (``default_variant`` unless given), custom size and
+    shooter count, and the two rule options."""
     group = parser.add_argument_group("rules")
     group.add_argument(
         "--variant",
         choices=list(VARIANTS),
-        default="standard",
-        help="standard (10x10, 7 shooters), medium (9x9, 5) or small (7x7, 3); default standard",
+        default=default_variant,
+        help="standard (10x10, 7 shooters), medium (9x9, 5) or small (7x7, 3); "
+        f"default {default_variant}",
     )
     group.add_argument("--size", type=int, help="custom board size N, 5 to 10")
     group.add_argument("--shooters", type=int, help="custom shooter count K, odd and at least 3")

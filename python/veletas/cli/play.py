@@ -40,8 +40,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "'help' for the commands. With --bot2, two bots play each other."
         ),
     )
-    options.add_rules(parser)
-    parser.set_defaults(variant="small")
+    options.add_rules(parser, default_variant="small")
     parser.add_argument("--bot", choices=BOTS, default="mcts", help="the opponent (default mcts)")
     parser.add_argument(
         "--seconds",
