@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import veletas
-from veletas.cli import BROKEN_PIPE, main
+from veletas.cli import BROKEN_PIPE, COMMANDS, main
 from veletas.cli.play import Game
 from veletas.playouts import PlayoutJob
 
@@ -22,11 +22,22 @@ def test_help_lists_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
     assert "perft" in capsys.readouterr().out
 
 
-def test_perft_counts_like_the_board(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "position", [["{fen}"], ["--fen", "{fen}"], ["{fen}", "--fen", "{fen}"]], ids=str
+)
+def test_perft_counts_like_the_board(
+    capsys: pytest.CaptureFixture[str], position: list[str]
+) -> None:
     fen = "7/2x4/7/1s5/7/o1s2s1/7 b play 3"
-    assert main(["perft", "2", "--fen", fen]) == 0
+    assert main(["perft", "2", *(arg.format(fen=fen) for arg in position)]) == 0
     out = capsys.readouterr().out
     assert f"perft(2) = {veletas.Board(fen).perft(2)}" in out
+
+
+def test_perft_refuses_two_different_positions(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["perft", "1", "7/7/7/7/7/7/7 b setup 3", "--fen", "7/2x4/7/1s5/7/o1s2s1/7 b play 3"]
+    assert main(args) == 2
+    assert "two positions given" in capsys.readouterr().err
 
 
 def test_perft_divide_sums_to_the_total(capsys: pytest.CaptureFixture[str]) -> None:
@@ -127,3 +138,9 @@ def test_an_output_path_is_checked_before_any_work(
     expected = f"no folder {path.parent}" if where == "missing folder" else "it is a directory"
     assert f"cannot write {path}: {expected}" in err
     assert "Traceback" not in err
+
+
+def test_the_readme_shows_every_command() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    for name in COMMANDS:
+        assert f"`veletas {name}" in readme, name
