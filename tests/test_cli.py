@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -144,3 +145,35 @@ def test_the_readme_shows_every_command() -> None:
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
     for name in COMMANDS:
         assert f"`veletas {name}" in readme, name
+
+
+def run_cli(*args: str, implementation: str) -> str:
+    env = {**os.environ, "VELETAS_IMPLEMENTATION": implementation}
+    result = subprocess.run(
+        [sys.executable, "-m", "veletas.cli", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+@pytest.mark.parametrize("implementation", ["python", "rust"])
+def test_every_command_runs_on_the_backend_asked_for_and_says_so(implementation: str) -> None:
+    fen = "7/2x4/7/1s5/7/o1s2s1/7 b play 3"
+    perft = run_cli("perft", "1", fen, implementation=implementation)
+    assert f"perft(1) = {veletas.Board(fen).perft(1)}" in perft
+    assert f"{implementation} backend" in perft
+    playout = run_cli(
+        "playout", "--games", "40", "--variant", "small", "--json", implementation=implementation
+    )
+    report = json.loads(playout)
+    assert report["backend"] == implementation
+    same = veletas.playouts(40, variant="small").summary()
+    assert report["black_wins"] == same["black_wins"]
+    assert report["claims"] == json.loads(json.dumps(same["claims"]))
+    table = run_cli("playout", "--games", "40", "--variant", "small", implementation=implementation)
+    assert f"{implementation} backend:" in table

@@ -26,7 +26,9 @@ def test_the_default_job_prints_the_summary(capsys: pytest.CaptureFixture[str]) 
     assert main(["playout", "--games", "3000"]) == 0
     out = capsys.readouterr().out
     games = veletas.playouts(3000)
-    assert re.search(r"games\s+3,000 in [\d.]+ s on \d+ threads?: [\d,]+ games/s", out)
+    assert re.search(
+        r"games\s+3,000 in [\d.]+ s on \d+ threads?, rust backend: [\d,]+ games/s", out
+    )
     assert "standard (10x10, 7 shooters, perimeter), micro policy, seed 0" in out
     for label, estimate in [
         ("black wins", games.win_rate(veletas.BLACK)),

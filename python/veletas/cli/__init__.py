@@ -24,7 +24,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="veletas",
         description="Play, simulate and study the board game Veletas.",
-        epilog="Run 'veletas COMMAND --help' for the options of a command.",
+        epilog=(
+            "Run 'veletas COMMAND --help' for the options of a command. Every command "
+            "runs on the native core, or on the pure-Python reference with the "
+            "environment variable VELETAS_IMPLEMENTATION=python; perft and playout "
+            "say which."
+        ),
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)

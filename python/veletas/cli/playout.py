@@ -20,6 +20,7 @@ from typing import Protocol
 
 from tqdm import tqdm
 
+import veletas
 from veletas.base import Color
 from veletas.cli import options
 from veletas.playouts import POLICIES, Estimate, PlayoutJob, Playouts
@@ -56,7 +57,9 @@ class LocalRunner:
     the other (:func:`chunks`)."""
 
     def describe(self, job: PlayoutJob) -> str:
-        if job.threads is not None:
+        if job.backend == "python":
+            threads = 1  # the reference plays on the calling thread
+        elif job.threads is not None:
             threads = job.threads
         elif hasattr(os, "sched_getaffinity"):
             threads = len(os.sched_getaffinity(0))
@@ -214,6 +217,7 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
         threads=args.threads,
         policy=args.policy,
         record=args.save is not None,
+        backend=veletas.IMPLEMENTATION,
     )
     if runner is None:
         try:
@@ -241,11 +245,12 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
             "seconds": seconds,
             "games_per_second": len(games) / seconds if seconds > 0 else None,
             "where": where,
+            "backend": job.backend,
             **games.summary(),
         }
         print(json.dumps(_without_nan(report), indent=2))
     else:
-        print(table(games, seconds, where))
+        print(table(games, seconds, f"{where}, {job.backend} backend"))
     if args.save is not None:
         save(games, args.save)
     return 130 if interrupted else 0
