@@ -253,7 +253,16 @@ def test_save_writes_the_games_as_records(
     path = tmp_path / "games.txt"
     args = ["playout", "--games", "30", "--variant", "small", "--seed", "4", "--save", str(path)]
     assert main(args) == 0
-    assert "wrote 30 games" in capsys.readouterr().err
+    out = capsys.readouterr().out
+    # The summary gives the time of the games and of the writing.
+    assert re.search(r"games\s+30 in \d+\.\d\d s on ", out)
+    assert re.search(rf"saved\s+30 games to {re.escape(str(path))} in \d+\.\d\d s", out)
     saved = veletas.records.read(path)
     games = veletas.playouts(30, variant="small", seed=4, record=True)
     assert [record.board().fen() for record in saved] == [games.board(i).fen() for i in range(30)]
+    assert main([*args, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["seconds"] > 0
+    assert report["saved"]["path"] == str(path)
+    assert report["saved"]["seconds"] > 0
+    assert len(veletas.records.read(path)) == 30

@@ -248,24 +248,30 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
             "backend": job.backend,
             **games.summary(),
         }
+        if args.save is not None:
+            report["saved"] = {"path": args.save, "seconds": save(games, args.save)}
         print(json.dumps(_without_nan(report), indent=2))
     else:
-        print(table(games, seconds, f"{where}, {job.backend} backend"))
-    if args.save is not None:
-        save(games, args.save)
+        # The summary first, so that it is there even if writing the file fails.
+        print(table(games, seconds, f"{where}, {job.backend} backend"), flush=True)
+        if args.save is not None:
+            writing = save(games, args.save)
+            print(f"saved         {len(games):,} games to {args.save} in {writing:.2f} s")
     return 130 if interrupted else 0
 
 
-def save(games: Playouts, path: str) -> None:
-    """Writes ``games`` (a recorded run) to ``path`` as game records."""
+def save(games: Playouts, path: str) -> float:
+    """Writes ``games`` (a recorded run) to ``path`` as game records; returns
+    the seconds it took."""
     from veletas import records
 
+    clock = time.perf_counter()
     game_records = (games.record(i) for i in range(len(games)))
     with tqdm(
         game_records, total=len(games), unit=" records", file=sys.stderr, disable=None, leave=False
     ) as progress:
         records.write(progress, path)
-    print(f"wrote {len(games):,} games to {path}", file=sys.stderr)
+    return time.perf_counter() - clock
 
 
 def play(job: PlayoutJob, n_games: int, runner: Runner) -> tuple[Playouts, bool]:
