@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import os
 import subprocess
@@ -177,3 +178,15 @@ def test_every_command_runs_on_the_backend_asked_for_and_says_so(implementation:
     assert report["claims"] == json.loads(json.dumps(same["claims"]))
     table = run_cli("playout", "--games", "40", "--variant", "small", implementation=implementation)
     assert f"{implementation} backend:" in table
+
+
+def test_the_version_is_the_package_version(capsys: pytest.CaptureFixture[str]) -> None:
+    installed = importlib.metadata.version("veletas")
+    assert veletas.__version__ == installed
+    if veletas._native is not None:
+        assert veletas._native.__version__ == installed
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0
+    expected = f"veletas {installed} ({veletas.IMPLEMENTATION} backend)\n"
+    assert capsys.readouterr().out == expected

@@ -4,6 +4,7 @@ failing to import."""
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
 import shutil
 import subprocess
@@ -39,15 +40,16 @@ def run_without_extension(path: Path, *args: str) -> subprocess.CompletedProcess
 def test_veletas_imports_and_runs_on_the_reference(tmp_path: Path) -> None:
     path = package_without_extension(tmp_path)
     code = (
-        "import veletas; "
-        "print(veletas.__file__, veletas.IMPLEMENTATION, veletas.Board(variant='small').perft(1))"
+        "import veletas; print(veletas.__file__, veletas.IMPLEMENTATION, "
+        "veletas.Board(variant='small').perft(1), veletas.__version__)"
     )
     result = run_without_extension(path, "-c", code)
     assert result.returncode == 0, result.stderr
-    location, implementation, moves = result.stdout.split()
+    location, implementation, moves, version = result.stdout.split()
     assert Path(location).is_relative_to(path)
     assert implementation == "python"
     assert int(moves) == 25
+    assert version == importlib.metadata.version("veletas")  # from the package metadata
 
 
 def test_the_native_core_tests_skip(tmp_path: Path) -> None:

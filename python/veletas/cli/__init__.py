@@ -39,12 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
+    import veletas
 
-    try:
-        return version("veletas")
-    except PackageNotFoundError:
-        return "unknown"
+    return f"{veletas.__version__} ({veletas.IMPLEMENTATION} backend)"
 
 
 BROKEN_PIPE = 141
