@@ -1,8 +1,10 @@
-"""The documents: every page with ``>>>`` examples runs them as written."""
+"""The documents: every page with ``>>>`` examples runs them as written, and
+every relative link of the README and docs/ leads to a file."""
 
 from __future__ import annotations
 
 import doctest
+import re
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 PAGES = [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]
 """The README and every page of docs/."""
+LINKED_PAGES = [*PAGES, ROOT / "tests" / "vectors" / "README.md"]
+"""The pages whose links are checked."""
 
 
 def has_examples(page: Path) -> bool:
@@ -39,3 +43,31 @@ def test_page_examples(page: Path) -> None:
 def test_the_pictured_position_is_kept() -> None:
     assert (DOCS / "images" / "position.png").read_bytes().startswith(b"\x89PNG")
     assert "images/position.png" in (DOCS / "play.md").read_text()
+
+
+CODE = re.compile(r"^```.*?^```|`[^`\n]*`", re.MULTILINE | re.DOTALL)
+LINK = re.compile(r"\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)|\b(?:src|href)=\"([^\"]+)\"")
+
+
+def relative_links(page: Path) -> list[str]:
+    """The targets of the Markdown links and images, and HTML src and href,
+    of ``page`` outside code, that are neither URLs nor anchors."""
+    text = CODE.sub("", page.read_text())
+    targets = [a or b for a, b in LINK.findall(text)]
+    return [t for t in targets if not re.match(r"[a-z][a-z0-9+.-]*:|#", t)]
+
+
+def test_links_are_found() -> None:
+    links = relative_links(ROOT / "README.md")
+    assert "docs/RULES.md" in links
+    assert "docs/images/position.png" in links  # an HTML <img>
+    assert not any(link.startswith("http") for link in links)
+
+
+@pytest.mark.parametrize(
+    "page", LINKED_PAGES, ids=[page.relative_to(ROOT).as_posix() for page in LINKED_PAGES]
+)
+def test_relative_links_lead_to_files(page: Path) -> None:
+    for link in relative_links(page):
+        target = (page.parent / link.split("#")[0]).resolve()
+        assert target.is_file(), f"{page.relative_to(ROOT)}: {link} leads to no file"
