@@ -34,9 +34,14 @@ format: ## Format Python and Rust code
 	$(PYTHON) -m ruff check --fix python tests benches scripts
 	cargo fmt --all
 
+BENCH_JSON ?= .benchmarks/bench.json
+
 .PHONY: bench
-bench: ## Run the benchmarks (ratios measured in one run)
-	$(PYTHON) -m pytest benches --benchmark-enable --benchmark-group-by=group -p no:randomly
+bench: ## Run the benchmarks (ratios measured in one run); write their figures into the docs
+	@mkdir -p $(dir $(BENCH_JSON))
+	$(PYTHON) -m pytest benches --benchmark-enable --benchmark-group-by=group -p no:randomly \
+		--benchmark-json=$(BENCH_JSON)
+	$(PYTHON) scripts/bench_figures.py $(BENCH_JSON)
 	cargo bench --workspace
 
 .PHONY: ci

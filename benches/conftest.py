@@ -83,6 +83,8 @@ def timed(benchmark: Any, backend: ModuleType) -> Callable[..., Any]:
             result = benchmark(function, *args)
         else:
             result = benchmark.pedantic(function, args=args, rounds=rounds, warmup_rounds=1)
+        if isinstance(result, int):  # a count (perft leaves, legal moves), for the docs
+            benchmark.extra_info["result"] = result
         if benchmark.enabled and benchmark.stats is not None:
             data = benchmark.stats.stats.data
             TIMINGS.setdefault(group, {})[name] = Timing(min(data), statistics.median(data))
