@@ -6,9 +6,9 @@ help: ## Show this help
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  %-12s %s\n", $$1, $$2}'
 
 .PHONY: build-dev
-build-dev: ## Build the extension in place (editable install, release profile)
+build-dev: ## Build the extension in place (editable install, release profile, the dev extra)
 	@rm -f python/veletas/*.so
-	$(PYTHON) -m pip install -q -e ".[test]" --config-settings=build-args="--profile release"
+	$(PYTHON) -m pip install -q -e ".[dev]" --config-settings=build-args="--profile release"
 
 .PHONY: test
 test: ## Run the test suite (fast profile)
@@ -19,9 +19,9 @@ test-slow: ## Run the slow tests: long random games, the slow Hypothesis profile
 	VELETAS_HYPOTHESIS_PROFILE=slow $(PYTHON) -m pytest -m slow
 
 .PHONY: lint
-lint: ## ruff, mypy --strict and its stub check, rustfmt and clippy
-	ruff check python tests benches scripts
-	ruff format --check python tests benches scripts
+lint: ## ruff, mypy --strict and its stub check, rustfmt and clippy (needs the dev extra)
+	$(PYTHON) -m ruff check python tests benches scripts
+	$(PYTHON) -m ruff format --check python tests benches scripts
 	$(PYTHON) -m mypy --strict python/veletas
 	$(PYTHON) -m mypy.stubtest veletas._veletas --allowlist .mypy-stubtest-allowlist
 	cargo fmt --all --check
@@ -30,13 +30,18 @@ lint: ## ruff, mypy --strict and its stub check, rustfmt and clippy
 
 .PHONY: format
 format: ## Format Python and Rust code
-	ruff format python tests benches scripts
-	ruff check --fix python tests benches scripts
+	$(PYTHON) -m ruff format python tests benches scripts
+	$(PYTHON) -m ruff check --fix python tests benches scripts
 	cargo fmt --all
 
+BENCH_JSON ?= .benchmarks/bench.json
+
 .PHONY: bench
-bench: ## Run the benchmarks (ratios measured in one run)
-	$(PYTHON) -m pytest benches --benchmark-enable --benchmark-group-by=group -p no:randomly
+bench: ## Run the benchmarks (ratios measured in one run); write their figures into the docs
+	@mkdir -p $(dir $(BENCH_JSON))
+	$(PYTHON) -m pytest benches --benchmark-enable --benchmark-group-by=group -p no:randomly \
+		--benchmark-json=$(BENCH_JSON)
+	$(PYTHON) scripts/bench_figures.py $(BENCH_JSON)
 	cargo bench --workspace
 
 .PHONY: ci

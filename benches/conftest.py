@@ -12,23 +12,20 @@ from __future__ import annotations
 
 import importlib
 import statistics
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
-# The benchmarks check their results against the test vectors, read by the
-# test suite's own reader.
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-
+# The test suite's helpers (pytest puts tests/ on the path, pyproject.toml):
+# the backends under test, and the reader of the test vectors, which the
+# benchmarks check their results against.
+from backends import BACKEND_MODULES
 from vector_files import PerftVector, perft_vectors
 
-BACKENDS = {"reference": "veletas.reference", "rust": "veletas._veletas"}
 POSITION_ID = "public-145"
 """A 10x10 play-phase position of the vectors (perimeter, shooters pass)."""
 
@@ -52,10 +49,10 @@ def position() -> PerftVector:
     return vector
 
 
-@pytest.fixture(params=list(BACKENDS))
+@pytest.fixture(params=list(BACKEND_MODULES))
 def backend(request: pytest.FixtureRequest) -> ModuleType:
     """The module providing ``Board`` and ``Move``: the reference, then the native core."""
-    return importlib.import_module(BACKENDS[request.param])
+    return importlib.import_module(BACKEND_MODULES[request.param])
 
 
 def speedup(group: str) -> float | None:
@@ -78,7 +75,7 @@ def timed(benchmark: Any, backend: ModuleType) -> Callable[..., Any]:
     """``timed(group, function, *args, rounds=None)``: benchmark ``function``
     in ``group`` (a fixed number of rounds for slow ones), record its times
     for the ratio table, and return its result."""
-    name = next(key for key, module in BACKENDS.items() if module == backend.__name__)
+    name = next(key for key, module in BACKEND_MODULES.items() if module == backend.__name__)
 
     def run(group: str, function: Callable[..., Any], *args: Any, rounds: int | None = None) -> Any:
         benchmark.group = group
@@ -86,6 +83,8 @@ def timed(benchmark: Any, backend: ModuleType) -> Callable[..., Any]:
             result = benchmark(function, *args)
         else:
             result = benchmark.pedantic(function, args=args, rounds=rounds, warmup_rounds=1)
+        if isinstance(result, int):  # a count (perft leaves, legal moves), for the docs
+            benchmark.extra_info["result"] = result
         if benchmark.enabled and benchmark.stats is not None:
             data = benchmark.stats.stats.data
             TIMINGS.setdefault(group, {})[name] = Timing(min(data), statistics.median(data))

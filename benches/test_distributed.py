@@ -38,13 +38,18 @@ def test_starting_a_local_runtime(benchmark) -> None:
     assert not ray.is_initialized()
 
 
+JOINING: dict[str, float] = {}
+"""The seconds this process took to join the cluster, for the report."""
+
+
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[RayCluster]:
     """A two-CPU cluster, joined by this process for the module."""
     started = RayCluster(num_cpus=2)
     clock = time.perf_counter()
     ray.init(address=started.address)
-    print(f"joining the cluster: {time.perf_counter() - clock:.2f} s")
+    JOINING["seconds"] = time.perf_counter() - clock
+    print(f"joining the cluster: {JOINING['seconds']:.2f} s")
     try:
         yield started
     finally:
@@ -77,6 +82,7 @@ def test_ray_against_one_machine(benchmark, report, cluster: RayCluster) -> None
     games = benchmark.pedantic(on_ray(), args=(THROUGHPUT_GAMES,), rounds=1)
     np.testing.assert_array_equal(games.plies, on_two_threads(THROUGHPUT_GAMES).plies)
     ray_rate, local_rate = best_rates(on_ray(), on_two_threads, THROUGHPUT_GAMES)
+    benchmark.extra_info["seconds to join the cluster"] = JOINING["seconds"]
     report(
         "Ray, 2 CPUs, default chunks vs veletas.playouts, 2 threads (standard)",
         "ray",

@@ -26,7 +26,9 @@ def test_the_default_job_prints_the_summary(capsys: pytest.CaptureFixture[str]) 
     assert main(["playout", "--games", "3000"]) == 0
     out = capsys.readouterr().out
     games = veletas.playouts(3000)
-    assert re.search(r"games\s+3,000 in [\d.]+ s on \d+ threads?: [\d,]+ games/s", out)
+    assert re.search(
+        r"games\s+3,000 in [\d.]+ s on \d+ threads?, rust backend: [\d,]+ games/s", out
+    )
     assert "standard (10x10, 7 shooters, perimeter), micro policy, seed 0" in out
     for label, estimate in [
         ("black wins", games.win_rate(veletas.BLACK)),
@@ -150,7 +152,15 @@ def test_bad_input_is_an_error_that_names_it(
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--games", "-1"], "must be 0 or more"),
+        (["--games", "-1"], "must be 1 or more, not -1"),
+        (["--games", "0"], "must be 1 or more, not 0"),
+        (["--games", "0e3"], "must be 1 or more, not 0e3"),
+        (["--games", "1.5"], "not a whole number: '1.5'"),
+        (["--games", "1e-3"], "not a whole number: '1e-3'"),
+        (["--games", "inf"], "not a whole number: 'inf'"),
+        (["--games", "many"], "not a number: 'many'"),
+        (["--games", "1e20"], "must be below 2**64, not 1e20"),
+        (["--games", "1e999999999"], "must be below 2**64"),
         (["--threads", "0"], "must be 1 or more"),
         (["--seed", str(2**64)], "must be in 0 .. 2**64 - 1"),
         (["--policy", "greedy"], "invalid choice"),
@@ -163,6 +173,45 @@ def test_bad_options_are_refused(
         main(["playout", *args])
     assert exit_info.value.code == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("text", "games"),
+    [("1000000", 10**6), ("1_000_000", 10**6), ("1e6", 10**6), ("2.5E5", 250_000), ("1", 1)],
+)
+def test_a_game_count_is_any_whole_number(text: str, games: int) -> None:
+    args = veletas.cli.build_parser().parse_args(["playout", "--games", text])
+    assert args.games == games
+    assert type(args.games) is int
+
+
+class StoppedAtOnce(playout_cli.LocalRunner):
+    """Ctrl-C before the first range of games finishes."""
+
+    def play(
+        self, job: PlayoutJob, n_games: int, progress: Callable[[int], object]
+    ) -> Iterator[veletas.Playouts]:
+        raise KeyboardInterrupt
+        yield  # a generator, like the other runners
+
+
+def test_no_finished_game_is_summarised_without_nan(capsys: pytest.CaptureFixture[str]) -> None:
+    parser = veletas.cli.build_parser()
+    args = parser.parse_args(["playout", "--games", "500", "--variant", "small"])
+    assert playout_cli.run(args, runner=StoppedAtOnce()) == 130
+    captured = capsys.readouterr()
+    assert "interrupted: 0 of 500 games finished" in captured.err
+    assert "no game finished" in captured.out
+    assert "nan" not in captured.out.lower()
+
+    def refuse(constant: str) -> None:
+        raise AssertionError(f"{constant} is not JSON")
+
+    args = parser.parse_args(["playout", "--games", "500", "--variant", "small", "--json"])
+    assert playout_cli.run(args, runner=StoppedAtOnce()) == 130
+    report = json.loads(capsys.readouterr().out, parse_constant=refuse)
+    assert report["games"] == 0
+    assert report["black_wins"]["rate"] is None
 
 
 def test_help_explains_the_command(capsys: pytest.CaptureFixture[str]) -> None:
@@ -204,7 +253,16 @@ def test_save_writes_the_games_as_records(
     path = tmp_path / "games.txt"
     args = ["playout", "--games", "30", "--variant", "small", "--seed", "4", "--save", str(path)]
     assert main(args) == 0
-    assert "wrote 30 games" in capsys.readouterr().err
+    out = capsys.readouterr().out
+    # The summary gives the time of the games and of the writing.
+    assert re.search(r"games\s+30 in \d+\.\d\d s on ", out)
+    assert re.search(rf"saved\s+30 games to {re.escape(str(path))} in \d+\.\d\d s", out)
     saved = veletas.records.read(path)
     games = veletas.playouts(30, variant="small", seed=4, record=True)
     assert [record.board().fen() for record in saved] == [games.board(i).fen() for i in range(30)]
+    assert main([*args, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["seconds"] > 0
+    assert report["saved"]["path"] == str(path)
+    assert report["saved"]["seconds"] > 0
+    assert len(veletas.records.read(path)) == 30

@@ -4,11 +4,9 @@ action sequences, observations, and the random agent of the "micro" policy."""
 from __future__ import annotations
 
 import copy
-import doctest
 import itertools
 import pickle
 from collections import defaultdict
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -459,13 +457,6 @@ def test_random_game_from_a_start() -> None:
     assert board.move_stack[:3] == start.move_stack
     assert board.is_game_over()
     assert len(start.move_stack) == 3
-
-
-def test_docs_examples() -> None:
-    path = Path(__file__).parent.parent / "docs" / "rl.md"
-    result = doctest.testfile(str(path), module_relative=False)
-    assert result.attempted > 0
-    assert result.failed == 0
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

@@ -221,3 +221,50 @@ def test_a_corrupted_record_is_an_error_of_the_command(tmp_path, capsys) -> None
     path.write_text('[Variant "small"]\n[Result "*"]\n\n1. *a1 *\n')
     assert main(["replay", str(path)]) == 2
     assert "line 4: move 1 '*a1' is illegal" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("command", "variant"), [("play", "small"), ("playout", "standard")])
+def test_help_gives_the_variant_played_by_default(
+    capsys: pytest.CaptureFixture[str], command: str, variant: str
+) -> None:
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    played = veletas.cli.build_parser().parse_args([command]).variant
+    assert played == variant
+    assert f"small (7x7, 3); default {played}" in help_text
+
+
+def status_lines(out: str) -> list[str]:
+    return [line for line in out.splitlines() if "; claims: black " in line]
+
+
+@pytest.mark.parametrize(
+    ("fen", "status"),
+    [
+        ("7/7/7/7/7/7/7 b setup 3", "Black to act, setup phase; claims: black 0, white 0"),
+        ("7/2x4/7/1s5/7/o1s2s1/7 w play 3", "White to act, play phase; claims: black 0, white 0"),
+        ("1o5/Xx5/xx5/7/3s3/7/1o3oX w play 3", "Black won; claims: black 2, white 0"),
+    ],
+)
+def test_show_says_who_acts_or_who_won(
+    capsys: pytest.CaptureFixture[str], fen: str, status: str
+) -> None:
+    assert main(["show", fen, "--no-color"]) == 0
+    (line,) = status_lines(capsys.readouterr().out)
+    assert line == f"{status} (2 to win)"
+    board = veletas.Board(fen)
+    assert ("won" in line) == board.is_game_over()
+
+
+def test_after_the_last_move_play_says_who_won(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["play", "--variant", "small", "--bot", "random", "--bot2", "greedy", "--no-color"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    *during, final = status_lines(out)
+    assert during
+    assert all(" to act, " in line for line in during)
+    assert re.fullmatch(r"(random|greedy) \((black|white)\) won; claims: .*", final), final
+    winner = re.search(r"(\w+) \((black|white)\) wins", out)
+    assert winner is not None
+    assert final.startswith(f"{winner[1]} ({winner[2]}) won")

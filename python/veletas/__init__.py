@@ -37,6 +37,21 @@ try:
 except ImportError:  # no compiled extension: the reference serves
     _native = None
 
+
+def _installed_version() -> str:
+    """The version in the package metadata, for a tree without the extension."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("veletas")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+__version__: str = _native.__version__ if _native is not None else _installed_version()
+"""The version of veletas: the compiled extension's where it is built,
+else the installed package's."""
+
 IMPLEMENTATION = os.environ.get("VELETAS_IMPLEMENTATION", "rust" if _native else "python")
 """The backend in use: ``"rust"`` (the default) or ``"python"`` (the default
 where the extension is not built)."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -23,7 +24,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="veletas",
         description="Play, simulate and study the board game Veletas.",
-        epilog="Run 'veletas COMMAND --help' for the options of a command.",
+        epilog=(
+            "Run 'veletas COMMAND --help' for the options of a command. Every command "
+            "runs on the native core, or on the pure-Python reference with the "
+            "environment variable VELETAS_IMPLEMENTATION=python; perft and playout "
+            "say which."
+        ),
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
@@ -33,12 +39,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
+    import veletas
 
-    try:
-        return version("veletas")
-    except PackageNotFoundError:
-        return "unknown"
+    return f"{veletas.__version__} ({veletas.IMPLEMENTATION} backend)"
+
+
+BROKEN_PIPE = 141
+"""The exit status when the reader of the output goes away (``veletas ... |
+head``): 128 + SIGPIPE, as a Unix tool killed by the signal reports."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -46,6 +54,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         status: int = args.handler(args)
+        sys.stdout.flush()  # so that a closed pipe shows here, not at exit
         return status
     except VeletasError as error:
         print(f"veletas: error: {error}", file=sys.stderr)
@@ -53,6 +62,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("veletas: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader has gone, as `head` does once it has its lines: stop
+        # quietly, and keep Python's final flush of stdout from failing too.
+        _drop_stdout()
+        return BROKEN_PIPE
+    except OSError as error:
+        print(f"veletas: error: {_os_error_text(error)}", file=sys.stderr)
+        return 2
+
+
+def _os_error_text(error: OSError) -> str:
+    """``file: reason`` for a file that could not be read or written."""
+    if error.filename is None or error.strerror is None:
+        return str(error)
+    return f"{error.filename}: {error.strerror}"
+
+
+def _drop_stdout() -> None:
+    """Point stdout at the null device: nothing more can reach the reader."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # not a real file (captured output): nothing to do
+        pass
 
 
 if __name__ == "__main__":

@@ -71,15 +71,25 @@ def board_text(board: Any, *, color: bool, lastmove: Any = None) -> str:
 
 
 def status_text(board: Any, names: dict[int, str]) -> str:
-    """Who acts, the phase and the claims: one line."""
-    rules = board.rules
+    """One line: who acts and the phase, or once the game is over who won;
+    then the claims. ``names`` gives the players' names by colour (as an
+    int), if any."""
     claims = board.claims
-    turn = board.turn
-    who = names.get(int(turn), str(turn).capitalize())
-    return (
-        f"{who} ({turn}) to act, {board.phase} phase; claims: black {claims.black}, "
-        f"white {claims.white} ({rules.claims_to_win} to win)"
+    score = (
+        f"claims: black {claims.black}, white {claims.white} ({board.rules.claims_to_win} to win)"
     )
+    if board.is_game_over():
+        winner = board.winner
+        if winner is None:  # hand-made positions only
+            return f"game over: {_who(board.turn, names)} has no legal move; {score}"
+        return f"{_who(winner, names)} won; {score}"
+    return f"{_who(board.turn, names)} to act, {board.phase} phase; {score}"
+
+
+def _who(colour: Any, names: dict[int, str]) -> str:
+    """``name (colour)`` for a named player, else the colour: ``White``."""
+    name = names.get(int(colour))
+    return f"{name} ({colour})" if name else str(colour).capitalize()
 
 
 def describe(move: Any) -> str:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import os
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
 from typing import Any
 
 from veletas import games
@@ -19,9 +22,11 @@ VELETAS_ONLY = {
 """The options of Veletas's rules, with their defaults."""
 
 
-def add_rules(parser: argparse.ArgumentParser) -> None:
-    """The game, and its rules: the variant, custom size and shooter count and
-    the two rule options of Veletas; the size and the pie rule of Meridians."""
+def add_rules(parser: argparse.ArgumentParser, default_variant: str = "standard") -> None:
+    """The game, and its rules: the variant (``default_variant`` unless
+    given), custom size and shooter count and the two rule options of
+    Veletas; the size and the pie rule of Meridians."""
+    parser.set_defaults(default_variant=default_variant)
     group = parser.add_argument_group("game and rules")
     group.add_argument(
         "--game",
@@ -32,9 +37,9 @@ def add_rules(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--variant",
         choices=list(VARIANTS),
-        default="standard",
+        default=default_variant,
         help="Veletas: standard (10x10, 7 shooters), medium (9x9, 5) or small (7x7, 3); "
-        "default standard",
+        f"default {default_variant}",
     )
     group.add_argument(
         "--size",
@@ -70,7 +75,8 @@ def rules_kwargs(args: argparse.Namespace) -> dict[str, Any]:
         size that is not a whole number.
     """
     if args.game == "meridians":
-        given = [name for name, default in VELETAS_ONLY.items() if getattr(args, name) != default]
+        defaults = {**VELETAS_ONLY, "variant": getattr(args, "default_variant", "standard")}
+        given = [name for name, default in defaults.items() if getattr(args, name) != default]
         if given:
             flags = ", ".join("--" + name.replace("_", "-") for name in given)
             raise InvalidRulesError(f"{flags}: Veletas options, not for --game meridians")
@@ -115,3 +121,51 @@ def positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
     return value
+
+
+def count(text: str) -> int:
+    """An argparse type: a count of 1 or more, below 2**64, written as an
+    integer (``1000000``, ``1_000_000``) or as a whole number in any other
+    notation (``1e6``, ``2.5e5``)."""
+    value = _whole_number(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {text}")
+    if value >= 2**64:
+        raise argparse.ArgumentTypeError(f"must be below 2**64, not {text}")
+    return value
+
+
+def _whole_number(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        number = Decimal(text)
+    except InvalidOperation:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not number.is_finite() or number != number.to_integral_value():
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
+    if number.adjusted() > 20:  # far beyond any count: no need to spell it out
+        raise argparse.ArgumentTypeError(f"must be below 2**64, not {text}")
+    return int(number)
+
+
+def output_file(text: str) -> str:
+    """An argparse type: a file the command will write (or append to), checked
+    when the arguments are read, so that a bad path fails before any work
+    rather than after it. The file itself is not created here."""
+    path = Path(text)
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"cannot write {text}: it is a directory")
+    folder = path.parent
+    if not folder.is_dir():
+        raise argparse.ArgumentTypeError(f"cannot write {text}: no folder {folder}")
+    if not os.access(path if path.exists() else folder, os.W_OK):
+        raise argparse.ArgumentTypeError(f"cannot write {text}: permission denied")
+    return text
+
+
+def output_file_or_stdout(text: str) -> str:
+    """:func:`output_file`, or ``-`` for stdout."""
+    return text if text == "-" else output_file(text)

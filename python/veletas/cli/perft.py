@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 
 import veletas
@@ -19,14 +20,24 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         ),
     )
     parser.add_argument("depth", type=options.non_negative, help="the number of moves (0 or more)")
+    parser.add_argument(
+        "fen",
+        nargs="?",
+        help="the position string, as for 'veletas show' (default: the start of the game)",
+    )
     options.add_rules(parser)
-    parser.add_argument("--fen", help="the position (default: the start of the game)")
+    parser.add_argument(
+        "--fen", dest="fen_option", metavar="FEN", help="the position, given as an option instead"
+    )
     parser.add_argument("--divide", action="store_true", help="print the count per first move")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    board = options.board_from(args, args.fen)
+    if args.fen is not None and args.fen_option is not None and args.fen != args.fen_option:
+        print("veletas: error: two positions given: FEN and --fen FEN", file=sys.stderr)
+        return 2
+    board = options.board_from(args, args.fen if args.fen is not None else args.fen_option)
     start = time.perf_counter()
     if args.divide and args.depth > 0:
         counts = board.perft_divide(args.depth)

@@ -40,8 +40,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "'help' for the commands. With --bot2, two bots play each other."
         ),
     )
-    options.add_rules(parser)
-    parser.set_defaults(variant="small")
+    options.add_rules(parser, default_variant="small")
     parser.add_argument("--bot", choices=BOTS, default="mcts", help="the opponent (default mcts)")
     parser.add_argument(
         "--seconds",
@@ -67,7 +66,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("--seed", type=options.non_negative, default=0, help="the bots' seed")
     parser.add_argument("--name", default="human", help="your name in the saved record")
-    parser.add_argument("--save", metavar="FILE", help="append the game's record to FILE")
+    parser.add_argument(
+        "--save", metavar="FILE", type=options.output_file, help="append the game's record to FILE"
+    )
     parser.add_argument("--no-color", action="store_true", help="draw the board without colours")
     parser.set_defaults(handler=run)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import time
@@ -19,6 +20,7 @@ from typing import Protocol
 
 from tqdm import tqdm
 
+import veletas
 from veletas.cli import options
 from veletas.playouts import POLICIES, Estimate, PlayoutJob, Playouts
 
@@ -54,7 +56,9 @@ class LocalRunner:
     the other (:func:`chunks`)."""
 
     def describe(self, job: PlayoutJob) -> str:
-        if job.threads is not None:
+        if job.backend == "python":
+            threads = 1  # the reference plays on the calling thread
+        elif job.threads is not None:
             threads = job.threads
         elif hasattr(os, "sched_getaffinity"):
             threads = len(os.sched_getaffinity(0))
@@ -113,9 +117,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument(
         "--games",
-        type=options.non_negative,
+        type=options.count,
         default=DEFAULT_GAMES,
-        help=f"how many games to play (default {DEFAULT_GAMES:,})",
+        help=f"how many games to play, 1 or more, such as 1000000, 1_000_000 or 1e6 "
+        f"(default {DEFAULT_GAMES:,})",
     )
     parser.add_argument(
         "--policy",
@@ -142,6 +147,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--save",
         metavar="FILE",
+        type=options.output_file,
         help="also keep every game's moves and write the games to FILE as game records "
         "(see 'veletas replay'); about 1 kB a game",
     )
@@ -214,7 +220,7 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
         threads=args.threads,
         policy="uniform" if args.game == "meridians" else args.policy,
         record=args.save is not None,
-        **({"backend": "python"} if _reference_asked() else {}),
+        backend=veletas.IMPLEMENTATION,
     )
     if runner is None:
         try:
@@ -242,33 +248,33 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
             "seconds": seconds,
             "games_per_second": len(games) / seconds if seconds > 0 else None,
             "where": where,
+            "backend": job.backend,
             **games.summary(),
         }
-        print(json.dumps(report, indent=2))
+        if args.save is not None:
+            report["saved"] = {"path": args.save, "seconds": save(games, args.save)}
+        print(json.dumps(_without_nan(report), indent=2))
     else:
-        print(table(games, seconds, where))
-    if args.save is not None:
-        save(games, args.save)
+        # The summary first, so that it is there even if writing the file fails.
+        print(table(games, seconds, f"{where}, {job.backend} backend"), flush=True)
+        if args.save is not None:
+            writing = save(games, args.save)
+            print(f"saved         {len(games):,} games to {args.save} in {writing:.2f} s")
     return 130 if interrupted else 0
 
 
-def _reference_asked() -> bool:
-    """Whether ``VELETAS_IMPLEMENTATION=python`` selects the reference."""
-    import veletas
-
-    return veletas.IMPLEMENTATION == "python"
-
-
-def save(games: Playouts, path: str) -> None:
-    """Writes ``games`` (a recorded run) to ``path`` as game records."""
+def save(games: Playouts, path: str) -> float:
+    """Writes ``games`` (a recorded run) to ``path`` as game records; returns
+    the seconds it took."""
     from veletas import records
 
+    clock = time.perf_counter()
     game_records = (games.record(i) for i in range(len(games)))
     with tqdm(
         game_records, total=len(games), unit=" records", file=sys.stderr, disable=None, leave=False
     ) as progress:
         records.write(progress, path)
-    print(f"wrote {len(games):,} games to {path}", file=sys.stderr)
+    return time.perf_counter() - clock
 
 
 def play(job: PlayoutJob, n_games: int, runner: Runner) -> tuple[Playouts, bool]:
@@ -308,6 +314,17 @@ def chunks(n_games: int) -> Iterator[tuple[int, int]]:
             size = max(256, min(4 * size, int(count * CHUNK_SECONDS / elapsed)))
 
 
+def _without_nan(value: object) -> object:
+    """``value`` with every NaN (a rate of no games) as None: JSON has no NaN."""
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {key: _without_nan(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_without_nan(item) for item in value]
+    return value
+
+
 def table(games: Playouts, seconds: float, where: str) -> str:
     """The human summary of ``games``."""
     rules = games.rules
@@ -326,6 +343,11 @@ def table(games: Playouts, seconds: float, where: str) -> str:
         f"games         {n:,} in {seconds:.2f} s on {where}: {rate}",
         f"rules         {described}, {games.policy} policy, seed {games.seed}",
         f"start         {games.start}",
+    ]
+    if n == 0:  # stopped before the first range finished
+        lines.append("results       none: no game finished")
+        return "\n".join(lines)
+    lines += [
         f"{colors[0] + ' wins':<14}{_percent(games.win_rate(0))}",
         f"{colors[1] + ' wins':<14}{_percent(games.win_rate(1))}",
         f"first player  {_percent(games.first_player_win_rate())}",

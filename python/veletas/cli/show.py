@@ -6,7 +6,7 @@ import argparse
 import sys
 
 import veletas
-from veletas.cli import draw
+from veletas.cli import draw, options
 from veletas.games.veletas.types import SETUP_RULES
 
 
@@ -17,7 +17,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Print the board of a position string; with --svg, draw it to a file.",
     )
     parser.add_argument("fen", help="the position string, e.g. '7/7/7/7/7/7/7 b setup 3'")
-    parser.add_argument("--svg", metavar="OUT", help="write an SVG picture to OUT ('-': stdout)")
+    parser.add_argument(
+        "--svg",
+        metavar="OUT",
+        type=options.output_file_or_stdout,
+        help="write an SVG picture to OUT ('-': stdout)",
+    )
     parser.add_argument("--size", type=int, default=400, help="the SVG's width in pixels")
     parser.add_argument("--flipped", action="store_true", help="turn the board around")
     parser.add_argument("--lastmove", help="a move to mark on the picture, e.g. d4-d7/f9")

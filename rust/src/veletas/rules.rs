@@ -385,7 +385,7 @@ pub(crate) fn check_shooter_count(
         return Err(RulesError::Size(size));
     }
     let narrow = u32::try_from(shooters).unwrap_or(u32::MAX);
-    if shooters < 3 || shooters % 2 == 0 {
+    if shooters < 3 || shooters.is_multiple_of(2) {
         return Err(RulesError::Shooters(narrow));
     }
     let n = u64::from(size);
