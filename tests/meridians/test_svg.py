@@ -8,7 +8,6 @@ import xml.etree.ElementTree as ET
 from types import ModuleType, SimpleNamespace
 
 import pytest
-
 import veletas
 
 SVG = "{http://www.w3.org/2000/svg}"

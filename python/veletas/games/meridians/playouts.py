@@ -97,11 +97,12 @@ def make_job(
     elif isinstance(start, str):
         board = board_type(start, size=None if size == "6-7" else size, pie=pie)
     elif isinstance(start, _board_types()):
+        given: Any = start
         rules = Rules.make(size, pie)
-        if (rules.size != "6-7" and rules.size != start.size) or (rules.pie and not start.pie):
-            raise _disagree(rules, start)
-        board = board_type(start.fen(), pie=start.pie)
-        swapped = any(move.is_swap for move in start.move_stack)
+        if (rules.size != "6-7" and rules.size != given.size) or (rules.pie and not given.pie):
+            raise _disagree(rules, given)
+        board = board_type(given.fen(), pie=given.pie)
+        swapped = any(move.is_swap for move in given.move_stack)
     else:
         raise TypeError(
             f"start must be a Board, a position string or None, not {type(start).__name__}"

@@ -59,9 +59,7 @@ def board(
         raise ValueError(f"size must be an int of 40 or more pixels, got {size!r}")
     a, b = _SIZES[board.size]
     n = a + b - 1
-    points = [
-        (c, r) for r in range(n) for c in range(max(0, r - b + 1), min(n - 1, r + b - 1) + 1)
-    ]
+    points = [(c, r) for r in range(n) for c in range(max(0, r - b + 1), min(n - 1, r + b - 1) + 1)]
     # (c, r) sits at x = c - r/2, y = r * sqrt(3)/2; the drawing spans
     # x from -(b - 1)/2 to n - 1 - (b - 1)/2 ... and y from 0 to (n - 1) * sqrt(3)/2.
     xs = [c - r / 2 for c, r in points]

@@ -246,9 +246,9 @@ class DecisionState:
         for index, piece in enumerate(square_planes):
             for sq in board.pieces(piece):
                 planes[index, sq // 10, sq % 10] = 1.0
-        for index, sq in ((5, self._origin), (6, self._destination)):
-            if sq is not None:
-                planes[index, sq // 10, sq % 10] = 1.0
+        for index, marked in ((5, self._origin), (6, self._destination)):
+            if marked is not None:
+                planes[index, marked // 10, marked % 10] = 1.0
         constants = {
             7: self._stage == "target" and self._origin is None,
             8: board.phase is Phase.SETUP,
