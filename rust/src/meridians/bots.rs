@@ -127,12 +127,11 @@ impl MctsPlayer {
         if legal.is_empty() {
             return None;
         }
-        let reused = match &mut self.search {
-            Some(search) => search.set_root(&state, REUSE_DEPTH),
-            None => {
-                self.search = Some(Mcts::new(state, self.config));
-                false
-            }
+        let reused = if let Some(search) = &mut self.search {
+            search.set_root(&state, REUSE_DEPTH)
+        } else {
+            self.search = Some(Mcts::new(state, self.config));
+            false
         };
         let search = self.search.as_mut().expect("set above");
         let info = search.search(budget);

@@ -62,6 +62,8 @@ pub fn point_number(point: &Bound<'_, PyAny>) -> PyResult<Point> {
         })
 }
 
+// A move is two bytes, but pyo3 methods take `&self`.
+#[allow(clippy::trivially_copy_pass_by_ref)]
 #[pymethods]
 impl PyMove {
     #[new]

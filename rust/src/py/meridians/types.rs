@@ -30,12 +30,7 @@ pub fn stones(py: Python<'_>, light: u32, dark: u32) -> PyResult<Bound<'_, PyAny
 }
 
 /// `Outcome(winner, stones)`.
-pub fn outcome<'py>(
-    py: Python<'py>,
-    winner: Color,
-    light: u32,
-    dark: u32,
-) -> PyResult<Bound<'py, PyAny>> {
+pub fn outcome(py: Python<'_>, winner: Color, light: u32, dark: u32) -> PyResult<Bound<'_, PyAny>> {
     OUTCOME
         .import(py, TYPES, "Outcome")?
         .call1((color(py, winner)?, stones(py, light, dark)?))
