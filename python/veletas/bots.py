@@ -1,9 +1,9 @@
 """Bots: a Monte Carlo tree search, a one-ply greedy player and a random mover.
 
 Every bot has the same protocol, ``choose(board) -> Move``: the whole turn
-(a placement, ``swap``, or a shot with an optional shooter move) for the
-player to act on ``board``, which it leaves unchanged. Boards of both
-backends are accepted; the move is of the board's own ``Move`` type.
+for the player to act on ``board``, which it leaves unchanged. Boards of
+both games (Veletas and Meridians) and both backends are accepted; the move
+is of the board's own ``Move`` type.
 
 >>> import veletas
 >>> board = veletas.Board(variant="small")
@@ -25,9 +25,9 @@ import math
 import numbers
 import time
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
-from veletas import _veletas, reference
+from veletas import _veletas, games
 
 __all__ = ["DEFAULT_SECONDS", "Bot", "GreedyBot", "MctsBot", "RandomBot", "SearchInfo"]
 
@@ -68,31 +68,54 @@ def _check_seed(seed: object) -> int:
     return int(seed)
 
 
-def _position(board: Any) -> tuple[str, str, bool, bool]:
-    """The fen, setup rule, line rule and swap flag of a board; refuses a
-    finished game."""
-    if not isinstance(board, _veletas.Board | reference.Board):
-        raise TypeError(f"expected a veletas Board, not {type(board).__name__}")
+@dataclasses.dataclass(frozen=True)
+class _Position:
+    """What the native engines need of a board: its game, its position
+    string, its rule options and whether the pie swap was played."""
+
+    game: str
+    fen: str
+    options: tuple[Any, ...]
+    """Veletas: the setup rule and whether shooters block; Meridians: the pie option."""
+    swapped: bool
+
+
+def _position(board: Any) -> _Position:
+    """The position of a board of any game; refuses a finished game."""
+    try:
+        game = games.game_of(board).name
+    except TypeError:
+        raise TypeError(f"expected a veletas Board, not {type(board).__name__}") from None
     fen = board.fen()
     if board.is_game_over():
         raise ValueError(f"the game is over in {fen!r}: there is no move to choose")
-    rules = board.rules
+    if game == "veletas":
+        options: tuple[Any, ...] = (board.rules.setup_rule, board.rules.shooters_block)
+    else:
+        options = (board.pie,)
     swapped = any(move.is_swap for move in board.move_stack)
-    return fen, rules.setup_rule, rules.shooters_block, swapped
+    return _Position(game, fen, options, swapped)
 
 
 def _move(board: Any, text: str | None) -> Any:
     if text is None:  # _position() refused finished games already
         raise ValueError(f"no legal move in {board.fen()!r}")
-    move_type = reference.Move if isinstance(board, reference.Board) else _veletas.Move
+    api = games.game_of(board).api()
+    move_type = api.reference.Move if isinstance(board, api.reference.Board) else _native_move(api)
     return move_type.parse(text)
+
+
+def _native_move(api: Any) -> Any:
+    """The native ``Move`` of a game's API package."""
+    return _veletas.Move if api.__name__ == "veletas" else _veletas.MeridiansMove
 
 
 class _OnePlyBot:
     """A bot whose native engine picks the move from one stream draw per move:
     game ``seed``'s stream, advanced by the moves this bot has chosen."""
 
-    _engine: Callable[[str, str, bool, int, int], str | None]
+    _engines: ClassVar[dict[str, Callable[..., str | None]]]
+    """The native engine of each game."""
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = _check_seed(seed)
@@ -103,8 +126,9 @@ class _OnePlyBot:
 
         :raises ValueError: if the game is over.
         """
-        fen, setup_rule, shooters_block, _ = _position(board)
-        text = type(self)._engine(fen, setup_rule, shooters_block, self.seed, self._moves)
+        position = _position(board)
+        engine = type(self)._engines[position.game]
+        text = engine(position.fen, *position.options, self.seed, self._moves)
         self._moves += 1
         return _move(board, text)
 
@@ -121,14 +145,18 @@ class RandomBot(_OnePlyBot):
     True
     """
 
-    _engine = staticmethod(_veletas.random_move)
+    _engines: ClassVar[dict[str, Callable[..., str | None]]] = {
+        "veletas": _veletas.random_move,
+        "meridians": _veletas.meridians_random_move,
+    }
 
 
 class GreedyBot(_OnePlyBot):
     """Looks one move ahead: takes a winning move if there is one, else the
-    move that wins the most claims net of the claims it hands over to the
-    opponent; ties (most moves, most of the time) are broken at random from
-    the stream of ``seed``.
+    best move by a one-ply score (Veletas: the most claims net of the claims
+    it hands over to the opponent; Meridians: the most own stones net of the
+    opponent's, which keeps its groups alive); ties are broken at random
+    from the stream of ``seed``.
 
     >>> import veletas
     >>> board = veletas.Board("1o5/sx5/xx5/7/3s3/7/1o3oX b play 3")
@@ -137,15 +165,19 @@ class GreedyBot(_OnePlyBot):
     <Color.BLACK: 0>
     """
 
-    _engine = staticmethod(_veletas.greedy_move)
+    _engines: ClassVar[dict[str, Callable[..., str | None]]] = {
+        "veletas": _veletas.greedy_move,
+        "meridians": _veletas.meridians_greedy_move,
+    }
 
 
 class MctsBot:
     """Monte Carlo tree search: UCT with uniformly random playouts.
 
-    The search runs over the micro-decisions of a turn (a shooter or
-    ``PASS``, its destination, the target), so that no node has more than
-    N * N + 2 children. A turn's decisions share the budget.
+    The search runs over the decisions of the game's action encoding: in
+    Veletas the micro-decisions of a turn (a shooter or ``PASS``, its
+    destination, the target), which share the budget, so that no node has
+    more than N * N + 2 children; in Meridians a move is one decision.
 
     :param seconds: thinking time per move.
     :param iterations: playouts per move and thread; with both, the search
@@ -155,7 +187,8 @@ class MctsBot:
         visit counts at the root.
     :param seed: the random streams; with ``iterations``, no ``seconds`` and
         one thread, the bot plays the same moves for the same seed.
-    :param exploration: the UCT constant (default 0.7, see ``docs/bots.md``).
+    :param exploration: the UCT constant (default: the game's own, 0.7 for
+        Veletas and 1.4 for Meridians; see ``docs/bots.md``).
     :raises ValueError: for a budget that is not positive, ``threads`` below 1,
         a seed outside 0 .. 2**64 - 1 or a negative exploration constant.
 
@@ -178,7 +211,7 @@ class MctsBot:
     seed: int
     exploration: float | None
     last_search: SearchInfo | None
-    _player: _veletas.MctsPlayer
+    _players: dict[str, Any]
 
     def __init__(
         self,
@@ -216,7 +249,8 @@ class MctsBot:
         self.threads = int(threads)
         self.seed = kwargs["seed"]
         self.exploration = exploration
-        self._player = _veletas.MctsPlayer(**kwargs)
+        self._kwargs = kwargs
+        self._players = {}
         self.last_search = None
         """What the last :meth:`choose` did; None before the first."""
 
@@ -225,16 +259,22 @@ class MctsBot:
 
         :raises ValueError: if the game is over.
         """
-        fen, setup_rule, shooters_block, swapped = _position(board)
+        position = _position(board)
+        player = self._players.get(position.game)
+        if player is None:  # one search per game, made when first needed
+            native = (
+                _veletas.MctsPlayer if position.game == "veletas" else _veletas.MeridiansMctsPlayer
+            )
+            player = self._players[position.game] = native(**self._kwargs)
         start = time.perf_counter()
-        found = self._player.choose(
-            fen,
-            setup_rule,
-            shooters_block,
-            swapped,
+        found = player.choose(
+            position.fen,
+            *position.options,
+            position.swapped,
             iterations=self.iterations,
             seconds=self.seconds,
         )
+        fen = position.fen
         elapsed = time.perf_counter() - start
         if found is None:  # pragma: no cover - is_game_over() said otherwise
             raise ValueError(f"no legal move in {fen!r}")
@@ -244,7 +284,8 @@ class MctsBot:
 
     def reset(self) -> None:
         """Forget the search trees (say, before a new game)."""
-        self._player.clear()
+        for player in self._players.values():
+            player.clear()
 
     def __repr__(self) -> str:
         budget = []
