@@ -8,7 +8,6 @@ import sys
 
 import pexpect
 import pytest
-
 from veletas import meridians, records
 from veletas.cli import main
 
