@@ -212,8 +212,12 @@ class MctsBot:
     :param seed: the random streams; with ``iterations``, no ``seconds`` and
         one thread, the bot plays the same moves for the same seed.
     :param exploration: the UCT constant (default 0.7, see ``docs/bots.md``).
+    :param max_nodes: the most nodes one search tree holds (24 bytes each;
+        default 8 million); a full tree stops growing and keeps refining
+        its statistics.
     :raises ValueError: for a budget that is not positive, ``threads`` below 1,
-        a seed outside 0 .. 2**64 - 1 or a negative exploration constant.
+        a seed outside 0 .. 2**64 - 1, a negative exploration constant or
+        ``max_nodes`` below 1.
 
     The bot keeps its search trees from one move to the next: when it is
     asked about a position that its tree already explored (its own last move
@@ -243,6 +247,7 @@ class MctsBot:
         threads: int = 1,
         seed: int = 0,
         exploration: float | None = None,
+        max_nodes: int | None = None,
     ) -> None:
         if seconds is not None:
             if not isinstance(seconds, numbers.Real) or isinstance(seconds, bool):
@@ -265,6 +270,12 @@ class MctsBot:
             if exploration < 0:
                 raise ValueError(f"exploration must be 0 or more, got {exploration!r}")
             kwargs["exploration"] = float(exploration)
+        if max_nodes is not None:
+            if not isinstance(max_nodes, numbers.Integral) or isinstance(max_nodes, bool):
+                raise TypeError(f"max_nodes must be an int, not {type(max_nodes).__name__}")
+            if max_nodes < 1:
+                raise ValueError(f"max_nodes must be 1 or more, got {max_nodes!r}")
+            kwargs["max_nodes"] = int(max_nodes)
         if seconds is None and iterations is None:
             seconds = DEFAULT_SECONDS
         self.seconds = None if seconds is None else float(seconds)
