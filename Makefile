@@ -39,6 +39,10 @@ bench: ## Run the benchmarks (ratios measured in one run)
 	$(PYTHON) -m pytest benches --benchmark-enable --benchmark-group-by=group -p no:randomly
 	cargo bench --workspace
 
+.PHONY: bench-serve
+bench-serve: ## Load test of veletas serve: 20 clients against a 0.05 s bot for 60 s
+	$(PYTHON) -m pytest benches/test_serve_load.py -m slow -s -p no:randomly
+
 .PHONY: ci
 ci: ## What CI runs, on this checkout
 	bash .ci/run

@@ -247,6 +247,5 @@ def test_every_square_is_an_element_named_by_data_square(backend: ModuleType) ->
                 size = float(element.get("width"))
                 drawn = [e for e in root.iter() if e.get("class") in CLASSES]
                 assert any(
-                    x < centre_of(e)[0] < x + size and y < centre_of(e)[1] < y + size
-                    for e in drawn
+                    x < centre_of(e)[0] < x + size and y < centre_of(e)[1] < y + size for e in drawn
                 )

@@ -24,9 +24,8 @@ import pytest
 
 pytest.importorskip("starlette", reason="the serve extra is not installed")
 
-from starlette.testclient import TestClient  # noqa: E402
-
-from veletas.serve import Settings, create_app  # noqa: E402
+from starlette.testclient import TestClient
+from veletas.serve import Settings, create_app
 
 ORIGIN = "http://127.0.0.1:8000"
 """The address the test client's requests name (a real server's would)."""
@@ -79,7 +78,8 @@ def live_server() -> Iterator[str]:
     uses) on a free loopback port; its URL."""
     import uvicorn
 
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # IPPROTO_TCP, as the command does: asyncio then turns Nagle's algorithm off.
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.bind(("127.0.0.1", 0))
     sock.listen(64)
     port = sock.getsockname()[1]
@@ -145,7 +145,9 @@ class Ui:
             return
         text = message.text
         url = message.location.get("url", "")
-        refusal = re.match(r"Failed to load resource: the server responded with a status of 4", text)
+        refusal = re.match(
+            r"Failed to load resource: the server responded with a status of 4", text
+        )
         if message.type == "error" and refusal and "/api/games" in url:
             self.refusals.append(f"{text} ({url})")
         else:

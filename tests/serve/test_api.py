@@ -286,7 +286,9 @@ def test_the_views_of_earlier_positions(client: TestClient) -> None:
     flipped = get(client, game_id, ply=1, flipped="true")
     assert flipped["view"]["svg"] != first["view"]["svg"]
     assert get(client, game_id, ply=0)["view"]["lastmove"] is None
-    refused(client.get(f"/api/games/{game_id}", params={"ply": len(state["moves"]) + 1}), 400, "ply")
+    refused(
+        client.get(f"/api/games/{game_id}", params={"ply": len(state["moves"]) + 1}), 400, "ply"
+    )
     refused(client.get(f"/api/games/{game_id}", params={"ply": "-1"}), 400, "ply")
 
 
@@ -350,8 +352,10 @@ def test_stop_makes_the_bot_play_at_once(client: TestClient) -> None:
     assert len(state["moves"]) >= 1
     # Black's setup is a shooter and a stone: the second search is stopped too.
     wait_until(
-        lambda: post(client, game_id, "stop").json() == {"stopped": False}
-        and get(client, game_id)["view"]["to_act"] == "human",
+        lambda: (
+            post(client, game_id, "stop").json() == {"stopped": False}
+            and get(client, game_id)["view"]["to_act"] == "human"
+        ),
         "your turn",
         timeout=30,
     )
@@ -426,24 +430,25 @@ def test_refused_clicks_are_explained(client: TestClient) -> None:
     refused(post(client, game_id, "explain", clicks=[3]), 400, "clicks")
 
 
+def spelled_moves(node: Any, depth: int = 0) -> set[str]:
+    """The moves at the leaves of a click tree (at most three clicks deep)."""
+    assert depth <= 3
+    spelled = set()
+    for value in node["next"].values():
+        if isinstance(value, str):
+            spelled.add(value)
+        else:
+            assert value["prompt"]
+            spelled |= spelled_moves(value, depth + 1)
+    return spelled
+
+
 def test_the_click_tree_spells_every_legal_move_and_nothing_else(client: TestClient) -> None:
     bot = veletas.RandomBot(2)
     for variant, rules in (("small", {}), ("medium", {"shooters_block": True})):
         board = veletas.Board(variant=variant, **rules)
         while not board.is_game_over():
-            tree = GAME.clicks(board)
-            spelled: set[str] = set()
-
-            def walk(node: Any, depth: int) -> None:
-                assert depth <= 3
-                for key, value in node["next"].items():
-                    if isinstance(value, str):
-                        spelled.add(value)
-                    else:
-                        assert value["prompt"]
-                        walk(value, depth + 1)
-
-            walk(tree, 0)
+            spelled = spelled_moves(GAME.clicks(board))
             assert spelled == {str(m) for m in board.legal_moves}, board.fen()
             board.push(bot.choose(board))
         assert GAME.clicks(board)["next"] == {}
@@ -462,7 +467,7 @@ def test_the_record_is_a_download_in_the_record_format(client: TestClient) -> No
         f'attachment; filename="veletas-{game_id}.txt"'
     )
     [game] = records.read(response.text)
-    assert [str(m) for m in game.moves][0] == "*d4"
+    assert next(str(m) for m in game.moves) == "*d4"
     assert game.tags["Black"] == "you"
 
 
@@ -545,11 +550,42 @@ def test_no_junk_gets_a_500(client: TestClient) -> None:
     game_id = new(client)["id"]
     rng = random.Random(0)
     junk: list[Any] = [
-        None, True, -1, 10**30, 1.5, "", "x", "*", "a1", [], {}, ["a1"], {"a": 1}, "\u0000",
-        "a1" * 50, "swap", "keep", float("1e308"),
+        None,
+        True,
+        -1,
+        10**30,
+        1.5,
+        "",
+        "x",
+        "*",
+        "a1",
+        [],
+        {},
+        ["a1"],
+        {"a": 1},
+        "\u0000",
+        "a1" * 50,
+        "swap",
+        "keep",
+        float("1e308"),
     ]
-    keys = ["move", "ply", "top", "clicks", "flipped", "variant", "seat", "seconds",
-            "iterations", "seed", "position", "record", "game", "size", "shooters"]
+    keys = [
+        "move",
+        "ply",
+        "top",
+        "clicks",
+        "flipped",
+        "variant",
+        "seat",
+        "seconds",
+        "iterations",
+        "seed",
+        "position",
+        "record",
+        "game",
+        "size",
+        "shooters",
+    ]
     paths = ["/api/games"] + [
         f"/api/games/{game_id}/{action}"
         for action in ("moves", "undo", "truncate", "hint", "explain", "stop")
@@ -614,7 +650,8 @@ def test_the_page_and_its_files_come_from_the_package(client: TestClient) -> Non
 def test_no_file_outside_the_static_folder_is_served(client: TestClient, path: str) -> None:
     response = client.get(path)
     assert response.status_code == 404
-    assert "import" not in response.text and "root:" not in response.text
+    assert "import" not in response.text
+    assert "root:" not in response.text
 
 
 # -- Host and Origin ------------------------------------------------------------
@@ -641,7 +678,8 @@ def test_allowed_host_names_are_served(make_client: Any) -> None:
 
 
 @pytest.mark.parametrize(
-    "origin", ["http://evil.example", "http://127.0.0.1:9999", "null", "file://", "ftp://127.0.0.1:8000"]
+    "origin",
+    ["http://evil.example", "http://127.0.0.1:9999", "null", "file://", "ftp://127.0.0.1:8000"],
 )
 def test_requests_from_other_pages_are_refused(client: TestClient, origin: str) -> None:
     refused(client.post("/api/games", json=FAST, headers={"origin": origin}), 403, "refused")
@@ -675,13 +713,17 @@ def test_the_websocket_checks_host_origin_and_game(client: TestClient) -> None:
         {"host": "evil.example:8000"},
         {**HOST, "origin": "http://evil.example"},
     ):
-        with pytest.raises(WebSocketDisconnect) as refused_socket:
-            with client.websocket_connect(path, headers=headers):
-                pass
-        assert refused_socket.value.code == 1008
-    with pytest.raises(WebSocketDisconnect) as unknown:
-        with client.websocket_connect("/api/games/nope/ws", headers=HOST):
+        with (
+            pytest.raises(WebSocketDisconnect) as refused_socket,
+            client.websocket_connect(path, headers=headers),
+        ):
             pass
+        assert refused_socket.value.code == 1008
+    with (
+        pytest.raises(WebSocketDisconnect) as unknown,
+        client.websocket_connect("/api/games/nope/ws", headers=HOST),
+    ):
+        pass
     assert unknown.value.code == 4404
     with client.websocket_connect(path, headers={**HOST, "origin": ORIGIN}) as socket:
         assert socket.receive_json()["version"] == 0

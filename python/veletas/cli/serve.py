@@ -43,7 +43,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     limits.add_argument(
         "--bot-workers",
         type=options.positive,
-        help="bot searches that run at once, one core each (default: the cores)",
+        help="bot searches that run at once, one core each (default: one fewer than the cores)",
     )
     limits.add_argument(
         "--max-seconds",
@@ -85,7 +85,10 @@ def _listen(host: str, port: int) -> socket.socket:
     """A socket bound to ``host:port``, before the server starts, so that a
     busy port is a clear message and not a traceback."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP named, not 0: asyncio turns Nagle's algorithm off only on
+    # sockets that say they are TCP, and with it on, each answer written in
+    # two parts waits 40 ms for the client's delayed acknowledgement.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
@@ -164,6 +167,10 @@ def run(args: argparse.Namespace) -> int:
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()
     try:
         server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        # uvicorn shuts down on Ctrl-C, then raises it again: the usual end.
+        pass
     finally:
         sock.close()
+    print("veletas serve: stopped", flush=True)
     return 0

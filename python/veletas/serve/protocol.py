@@ -87,7 +87,9 @@ class WebGame(Protocol):
     def fields(self) -> list[Field]:
         """The options of a new game, for the New game form."""
 
-    def new_board(self, options: Mapping[str, str], position: str | None) -> tuple[Any, dict[str, Any]]:
+    def new_board(
+        self, options: Mapping[str, str], position: str | None
+    ) -> tuple[Any, dict[str, Any]]:
         """The board of a new game with these options (query parameters as
         text; a missing one takes its default) from ``position`` (a position
         string; None for the start), and the options in full.

@@ -52,8 +52,10 @@ class Settings:
     """Games held at once; a full server refuses new ones."""
     idle_seconds: float = 1800.0
     """A game no page has asked about (nor watched) for this long is dropped."""
-    bot_workers: int = dataclasses.field(default_factory=lambda: os.cpu_count() or 1)
-    """Searches that run at once (one core each); the others wait."""
+    bot_workers: int = dataclasses.field(default_factory=lambda: max(1, (os.cpu_count() or 1) - 1))
+    """Searches that run at once (one core each); the others wait. By
+    default one fewer than the cores, so that one core stays free to answer
+    the pages at once."""
     max_seconds: float = 60.0
     """The longest thinking time per move a game may ask for."""
     max_iterations: int = 5_000_000
@@ -128,14 +130,18 @@ class Session:
         self.iterations = iterations
         self.seed = seed
         self.bot = game.make_bot(seconds, iterations, seed, sessions.settings.max_nodes)
-        self.bot_name = "mcts (" + ", ".join(
-            part
-            for part in (
-                f"{seconds:g} s" if seconds is not None else "",
-                f"{iterations} iterations" if iterations is not None else "",
+        self.bot_name = (
+            "mcts ("
+            + ", ".join(
+                part
+                for part in (
+                    f"{seconds:g} s" if seconds is not None else "",
+                    f"{iterations} iterations" if iterations is not None else "",
+                )
+                if part
             )
-            if part
-        ) + ")"
+            + ")"
+        )
         self.resigned: int | None = None
         """The seat that resigned, if one did."""
         self.version = 0
@@ -493,8 +499,9 @@ class Sessions:
         seat = _text(params.get("seat") or game.colours[0], "seat")
         if seat not in (*game.colours, WATCH):
             raise ApiError(
-                400, f"unknown seat {seat!r}; expected one of "
-                + ", ".join(repr(s) for s in (*game.colours, WATCH))
+                400,
+                f"unknown seat {seat!r}; expected one of "
+                + ", ".join(repr(s) for s in (*game.colours, WATCH)),
             )
         seconds = self._seconds(params.get("seconds"))
         iterations = self._iterations(params.get("iterations"))

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from veletas.errors import IllegalMoveError, InvalidRulesError
 from veletas.games.veletas.types import (
     SETUP_RULES,
+    SQUARE_NAMES,
     VARIANTS,
     Phase,
     Piece,
@@ -124,9 +125,7 @@ class VeletasWeb:
         if variant == "custom" and position is None and (size is None or shooters is None):
             raise InvalidRulesError("a custom variant needs both size and shooters")
         if variant != "custom" and (size is not None or shooters is not None):
-            raise InvalidRulesError(
-                f"size and shooters go with variant 'custom', not {variant!r}"
-            )
+            raise InvalidRulesError(f"size and shooters go with variant 'custom', not {variant!r}")
         setup_rule = options.get("setup_rule") or "perimeter"
         shooters_block = _bool(options, "shooters_block")
         kwargs: dict[str, Any] = {"setup_rule": setup_rule, "shooters_block": shooters_block}
@@ -177,15 +176,15 @@ class VeletasWeb:
             shooters_block=board.rules.shooters_block,
         )
         result = {"black": "1-0", "white": "0-1", None: "*"}[winner]
-        extra = {"Termination": termination} if termination else {}
         record = records.GameRecord.from_board(
             board,
             start=None if start == fresh else start.fen(),
             black=players["black"],
             white=players["white"],
             result=result,
-            **extra,
         )
+        if termination:
+            record.tags["Termination"] = termination
         return records.write([record])
 
     def seat_to_act(self, board: Any) -> int:
@@ -239,42 +238,40 @@ class VeletasWeb:
                     "next": dict(placements),
                 }
             return tree
+        names = SQUARE_NAMES
         root: dict[str, Any] = {}
 
-        def shooter_node(origin: int) -> dict[str, Any]:
-            name = square_name(origin)
-            node = root.setdefault(
-                name,
-                {
+        def shooter_next(name: str) -> dict[str, Any]:
+            node = root.get(name)
+            if node is None:
+                node = root[name] = {
                     "prompt": f"click where the shooter on {name} moves, "
                     f"or {name} again to shoot from where it stands",
                     "next": {},
-                },
-            )
+                }
             nexts: dict[str, Any] = node["next"]
             return nexts
 
+        def target_node(name: str) -> dict[str, Any]:
+            return {"prompt": f"click the square the shooter on {name} shoots onto", "next": {}}
+
         stands = {m.target for m in moves if m.origin is None}
         for shooter in board.pieces(Piece.SHOOTER):
-            targets = [t for t in board.reach(shooter) if t in stands]
+            targets = [names[t] for t in board.reach(shooter) if t in stands]
             if targets:
-                name = square_name(shooter)
-                shooter_node(shooter)[name] = {
-                    "prompt": f"click the square the shooter on {name} shoots onto",
-                    "next": {square_name(t): square_name(t) for t in targets},
-                }
+                name = names[shooter]
+                node = shooter_next(name)[name] = target_node(name)
+                node["next"] = {t: t for t in targets}
         for m in moves:
-            if m.origin is None:
+            origin = m.origin
+            if origin is None:
                 continue
-            destination = square_name(m.destination)
-            after = shooter_node(m.origin).setdefault(
-                destination,
-                {
-                    "prompt": f"click the square the shooter on {destination} shoots onto",
-                    "next": {},
-                },
-            )
-            after["next"][square_name(m.target)] = str(m)
+            after = shooter_next(names[origin])
+            destination = names[m.destination]
+            node = after.get(destination)
+            if node is None:
+                node = after[destination] = target_node(destination)
+            node["next"][names[m.target]] = str(m)
         return {"prompt": "click a shooter to move it, or to shoot with it", "next": root}
 
     def explain(self, board: Any, clicks: list[str]) -> str:
