@@ -176,6 +176,13 @@ def test_setup_moves_mark_the_square_and_swaps_nothing(backend: ModuleType) -> N
     board.push_str("swap")
     root = parse(veletas.svg.board(board, lastmove=board.peek()))
     assert not any((element.get("class") or "").startswith("lastmove") for element in root.iter())
+    # White's setup stone ends setup: it is placed, not shot by a shooter.
+    for text in ("*e5", "*c5", "g7"):
+        board.push_str(text)
+    assert board.phase == "play"
+    root = parse(veletas.svg.board(board, lastmove=board.peek()))
+    assert len(with_class(root, "lastmove target")) == 1
+    assert with_class(root, "lastmove shot") == []
 
 
 @pytest.mark.parametrize("variant", ["small", "standard"])
