@@ -268,10 +268,10 @@ class VeletasWeb:
                 continue
             after = shooter_next(names[origin])
             destination = names[m.destination]
-            node = after.get(destination)
-            if node is None:
-                node = after[destination] = target_node(destination)
-            node["next"][names[m.target]] = str(m)
+            shots = after.get(destination)
+            if shots is None:
+                shots = after[destination] = target_node(destination)
+            shots["next"][names[m.target]] = str(m)
         return {"prompt": "click a shooter to move it, or to shoot with it", "next": root}
 
     def explain(self, board: Any, clicks: list[str]) -> str:
