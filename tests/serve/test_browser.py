@@ -45,10 +45,16 @@ def board_of(state: dict[str, Any]) -> Any:
     return board
 
 
-def settled(ui: Ui) -> dict[str, Any]:
-    """The state once the bot has moved, with the page showing it."""
+def settled(ui: Ui, beyond: int = 0) -> dict[str, Any]:
+    """The state once the game holds more than ``beyond`` moves (the move
+    just clicked has arrived) and the bot has moved, with the page showing it."""
     state: dict[str, Any] = wait_until(
-        lambda: (s := api_state(ui))["view"]["to_act"] != "bot" and not s["thinking"] and s,
+        lambda: (
+            len((s := api_state(ui))["moves"]) > beyond
+            and s["view"]["to_act"] != "bot"
+            and not s["thinking"]
+            and s
+        ),
         "the bot's move",
     )
     plies = len(state["moves"])
@@ -108,7 +114,7 @@ def test_a_whole_7x7_game_by_clicks_with_the_pie_decision(ui: Ui, tmp_path: Path
     assert "swap" in ui.page.inner_text("#prompt").lower()
     ui.shot("pie")
     click(ui, "swap")
-    state = settled(ui)
+    state = settled(ui, beyond=2)
     assert state["moves"][2] == "swap"
     # You swapped: you hold Black, the bot now plays White.
     assert state["view"]["players"]["black"] == "you"
@@ -131,7 +137,7 @@ def test_a_whole_7x7_game_by_clicks_with_the_pie_decision(ui: Ui, tmp_path: Path
             assert highlighted(ui, "target") == expected
             if turns == 3 and index == 0:
                 ui.shot("shooter-selected")
-        state = settled(ui)
+        state = settled(ui, beyond=len(board.move_stack))
         assert str(move) in state["moves"]
         turns += 1
     board = board_of(state)
@@ -170,7 +176,7 @@ def test_keep_at_the_pie_then_place_by_clicks(ui: Ui) -> None:
     assert ui.page.eval_on_selector_all("#choices button", "bs => bs.length") == 0
     target = sorted(placements)[0]
     click(ui, target)
-    state = settled(ui)
+    state = settled(ui, beyond=2)
     assert state["moves"][2] == f"*{target}"
 
 
@@ -304,7 +310,10 @@ def test_play_goes_on_from_an_earlier_position(ui: Ui) -> None:
         "() => document.getElementById('status').textContent.startsWith('Move 1')"
     )
     click(ui, "e5")  # your stone on e5 instead of c3: the later moves go
-    state = settled(ui)
+    state = wait_until(
+        lambda: (s := api_state(ui))["moves"][1] == "e5" and s, "the move from ply 1"
+    )
+    state = settled(ui, beyond=1)
     assert state["moves"][:2] == ["*d4", "e5"]
     assert move_texts(ui) == state["moves"]
 
