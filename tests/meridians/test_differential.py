@@ -15,6 +15,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from veletas.errors import IllegalMoveError
 
 native = pytest.importorskip("veletas._veletas", reason="the extension is not built")
@@ -75,8 +76,7 @@ def test_random_games_agree(size: str, pie: bool, seed: int) -> None:
             ref.push_str(text)
         if rng.random() < 0.05:  # go on with copies
             rust, ref = rust.copy(), ref.copy()
-    assert ref.is_game_over()
-    assert ref.winner is not None
+    assert ref.is_game_over() and ref.winner is not None
     # Back to the start, position by position.
     for fen in reversed(fens[:-1]):
         assert str(rust.pop()) == str(ref.pop())
