@@ -272,6 +272,7 @@ class MctsBot:
     exploration: float | None
     last_search: SearchInfo | None
     _players: dict[str, Any]
+    _kwargs: dict[str, Any]
 
     def __init__(
         self,

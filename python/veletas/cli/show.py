@@ -49,6 +49,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
+    lastmove: Any
     if args.game == "meridians":
         board: Any = meridians.Board(args.fen, pie=args.pie)
         lastmove = meridians.Move.parse(args.lastmove) if args.lastmove else None

@@ -317,7 +317,7 @@ def check_fen_agreement(
     >>> check_fen_agreement("5/5/5/5/5 b setup 3", 5, 3, "small", None, None)
     Traceback (most recent call last):
     ...
-    veletas.errors.InvalidRulesError: variant 'small' disagrees with the fen '5/5/5/5/5 b setup 3' (N = 5, K = 3)
+    veletas.errors.InvalidRulesError: variant 'small' disagrees with the fen ... (N = 5, K = 3)
 
     :raises InvalidRulesError: naming the option, its value and the fen.
     """
@@ -331,5 +331,6 @@ def check_fen_agreement(
         )
     if variant != "standard" and VARIANTS[variant] != (fen_size, fen_shooters):
         raise InvalidRulesError(
-            f"variant {variant!r} disagrees with the fen {fen!r} (N = {fen_size}, K = {fen_shooters})"
+            f"variant {variant!r} disagrees with the fen {fen!r} "
+            f"(N = {fen_size}, K = {fen_shooters})"
         )

@@ -8,12 +8,12 @@ use std::sync::atomic::AtomicBool;
 use pyo3::prelude::*;
 
 use super::board::position_from_fen;
-use crate::py::stop::PyStopFlag;
 use crate::game::Game;
 use crate::mcts::DEFAULT_MAX_NODES;
 use crate::meridians::GameState;
 use crate::meridians::bots::{MctsPlayer, greedy_move, random_move};
 use crate::py::args::{search_budget, search_config};
+use crate::py::stop::PyStopFlag;
 use crate::rng::Rng;
 
 /// What a search reports: the move, the iterations, the estimated chance of
