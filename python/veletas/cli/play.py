@@ -125,7 +125,7 @@ class Game:
             if self.result is None:
                 self.show()
         if self.result is None and self.board.is_game_over():
-            self.result = records._result_of(self.board.winner)
+            self.result = records.result_of(self.board.winner)
         self.announce()
 
     def bot_turn(self, bot: Any, seat: int) -> None:
