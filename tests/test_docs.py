@@ -13,7 +13,11 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 PAGES = [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]
 """The README and every page of docs/."""
-LINKED_PAGES = [*PAGES, ROOT / "tests" / "vectors" / "README.md"]
+LINKED_PAGES = [
+    *PAGES,
+    ROOT / "tests" / "games" / "veletas" / "vectors" / "README.md",
+    ROOT / "tests" / "games" / "meridians" / "vectors" / "README.md",
+]
 """The pages whose links are checked."""
 
 
