@@ -62,6 +62,8 @@ else:
     )
 
 from veletas import distributed, records, svg  # noqa: E402  (they use Board and Move)
+from veletas.datasets import read_playouts  # noqa: E402
+from veletas.report import report  # noqa: E402
 
 _NATIVE_ONLY = ("GreedyBot", "MctsBot", "RandomBot", "VectorEnv", "bots")
 
@@ -105,6 +107,8 @@ __all__ = [
     "bots",
     "distributed",
     "playouts",
+    "read_playouts",
     "records",
+    "report",
     "svg",
 ]

@@ -34,6 +34,7 @@ and is listed first).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime
 import io
@@ -45,7 +46,7 @@ from typing import Any
 from veletas.errors import InvalidRecordError, VeletasError
 from veletas.games.veletas.types import SETUP_RULES, VARIANTS, Color, Rules
 
-__all__ = ["RESULTS", "GameRecord", "read", "write"]
+__all__ = ["RESULTS", "GameRecord", "iter_blocks", "iter_read", "read", "read_game", "write"]
 
 RESULTS = ("1-0", "0-1", "*")
 """The results: Black won, White won, unfinished."""
@@ -99,6 +100,8 @@ class GameRecord:
     """The tag pairs, in the order they are written."""
     moves: list[Any]
     """The moves (``veletas.Move``) from the start position."""
+    _final: Any = dataclasses.field(default=None, repr=False, compare=False)
+    """The final board, where reading the record replayed it already."""
 
     @classmethod
     def from_moves(
@@ -236,6 +239,13 @@ class GameRecord:
             board.push(move)
         return board
 
+    def final_board(self) -> Any:
+        """The board after every move: :meth:`board`, without replaying the
+        game again when :func:`read` has just replayed it."""
+        if self._final is not None and len(self._final.move_stack) == len(self.moves):
+            return self._final.copy()
+        return self.board()
+
     def boards(self) -> Iterator[Any]:
         """The positions of the game, from the start to the final one (each
         a fresh board with the moves so far on its stack)."""
@@ -308,25 +318,73 @@ def read(path_or_text: Any) -> list[GameRecord]:
 
     A ``str`` is a record text when it contains a newline or starts with
     ``[``, else a path. Every record is checked: its tags, its moves (each
-    is replayed) and its result.
+    is replayed) and its result. :func:`iter_read` gives them one at a time.
 
     :raises InvalidRecordError: naming the line, and the move where a move
         is at fault.
     """
+    return list(iter_read(path_or_text))
+
+
+def iter_read(path_or_text: Any) -> Iterator[GameRecord]:
+    """The records of :func:`read`, one at a time as the file is read: a
+    file of any size in the memory of one record.
+
+    >>> text = write([GameRecord.from_moves(Rules.make("small"), ["*c3", "g7"])] * 3)
+    >>> [len(record.moves) for record in iter_read(text)]
+    [2, 2, 2]
+
+    :raises InvalidRecordError: naming the line, and the move where a move
+        is at fault (when the iterator reaches that record).
+    """
+    with _lines_of(path_or_text) as lines:
+        for block in _blocks(lines):
+            yield _read_moves(_read_tags(block.tags), block)
+
+
+def read_game(path_or_text: Any, index: int) -> GameRecord:
+    """Record ``index`` (from 0) of a file or text, reading only up to it and
+    checking only that one: the records before it are skipped unread.
+
+    :raises IndexError: if the file holds ``index`` records or fewer, saying
+        how many.
+    :raises InvalidRecordError: if that record cannot be read.
+    """
+    if index < 0:
+        raise IndexError(f"record {index} is not in the file: records count from 0")
+    count = 0
+    with _lines_of(path_or_text) as lines:
+        for block in _blocks(lines):
+            if count == index:
+                return _read_moves(_read_tags(block.tags), block)
+            count += 1
+    raise IndexError(f"record {index} is not in the file: it holds {count} record(s)")
+
+
+def iter_blocks(path_or_text: Any) -> Iterator[str]:
+    """The text of each record of a file or text, one at a time, unchecked
+    (to count records, or to hand them out to be read elsewhere)."""
+    with _lines_of(path_or_text) as lines:
+        for block in _blocks(lines, raw=True):
+            yield "\n".join(line for _, line in block.tags + block.moves)
+
+
+@contextlib.contextmanager
+def _lines_of(path_or_text: Any) -> Iterator[Iterable[str]]:
+    """The lines of a path, an open text file or a text, read lazily."""
     if isinstance(path_or_text, os.PathLike) or (
         isinstance(path_or_text, str)
         and "\n" not in path_or_text
         and not path_or_text.lstrip().startswith("[")
     ):
         with open(path_or_text, encoding="utf-8") as file:
-            text = file.read()
+            yield file
     elif isinstance(path_or_text, str):
-        text = path_or_text
+        yield io.StringIO(path_or_text)
     elif isinstance(path_or_text, io.TextIOBase) or hasattr(path_or_text, "read"):
-        text = path_or_text.read()
+        yield path_or_text
     else:
         raise TypeError(f"expected a path, a text or a file, not {type(path_or_text).__name__}")
-    return list(_parse(text))
 
 
 @dataclasses.dataclass
@@ -337,31 +395,28 @@ class _Block:
     moves: list[tuple[int, str]] = dataclasses.field(default_factory=list)
 
 
-def _blocks(text: str) -> Iterator[_Block]:
+def _blocks(lines: Iterable[str], *, raw: bool = False) -> Iterator[_Block]:
+    """The records' lines, each record's tags and moves with their line
+    numbers (stripped of comments, or ``raw`` as they are)."""
     block = _Block()
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.split(";", 1)[0].strip()
+    for number, text in enumerate(lines, start=1):
+        line = text.split(";", 1)[0].strip()
         if not line:
             continue
+        kept = text.rstrip("\n") if raw else line
         if line.startswith("["):
             if block.moves:
                 yield block
                 block = _Block()
-            block.tags.append((number, line))
+            block.tags.append((number, kept))
         else:
             if not block.tags:
                 raise InvalidRecordError(
-                    f"line {number}: moves before any tag: {raw.strip()!r}", line=number
+                    f"line {number}: moves before any tag: {text.strip()!r}", line=number
                 )
-            block.moves.append((number, line))
+            block.moves.append((number, kept))
     if block.tags:
         yield block
-
-
-def _parse(text: str) -> Iterator[GameRecord]:
-    for block in _blocks(text):
-        tags = _read_tags(block.tags)
-        yield _read_moves(tags, block)
 
 
 def _fail(line: int, message: str, move: str | None = None) -> InvalidRecordError:
@@ -494,4 +549,6 @@ def _read_moves(tags: dict[str, tuple[int, str]], block: _Block) -> GameRecord:
     if not has_swap and start is None and swapped == "true":
         raise _fail(swapped_line, '[Swapped "true"] but no move is a swap')
     ordered = {name: value for name, (_, value) in tags.items()}
-    return GameRecord(ordered, board.move_stack)
+    record = GameRecord(ordered, board.move_stack)
+    record._final = board
+    return record

@@ -15,13 +15,16 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from tqdm import tqdm
 
 from veletas.cli import options
 from veletas.games.veletas.types import Color
 from veletas.playouts import POLICIES, Estimate, PlayoutJob, Playouts
+
+if TYPE_CHECKING:
+    from veletas.datasets import DatasetWriter
 
 DEFAULT_GAMES = 100_000
 """The games of the default run."""
@@ -42,11 +45,15 @@ class Runner(Protocol):
         ...
 
     def play(
-        self, job: PlayoutJob, n_games: int, progress: Callable[[int], object]
+        self,
+        job: PlayoutJob,
+        n_games: int,
+        progress: Callable[[int], object],
+        first_game: int = 0,
     ) -> Iterator[Playouts]:
-        """Games ``0 .. n_games - 1`` of ``job`` as consecutive ranges, in
-        order, calling ``progress(count)`` as ``count`` more games finish.
-        Closing the iterator early (Ctrl-C) stops the games under way."""
+        """Games ``first_game .. n_games - 1`` of ``job`` as consecutive
+        ranges, in order, calling ``progress(count)`` as ``count`` more games
+        finish. Closing the iterator early (Ctrl-C) stops the games under way."""
         ...
 
 
@@ -64,10 +71,14 @@ class LocalRunner:
         return f"{threads} thread{'s' if threads > 1 else ''}"
 
     def play(
-        self, job: PlayoutJob, n_games: int, progress: Callable[[int], object]
+        self,
+        job: PlayoutJob,
+        n_games: int,
+        progress: Callable[[int], object],
+        first_game: int = 0,
     ) -> Iterator[Playouts]:
-        for first_game, count in chunks(n_games):
-            part = job.run(first_game, count)
+        for first, count in chunks(n_games - first_game):
+            part = job.run(first_game + first, count)
             progress(count)
             yield part
 
@@ -76,26 +87,41 @@ class RayRunner:
     """A Ray cluster (:mod:`veletas.distributed`): chunks of games as Ray
     tasks, ``job.threads`` CPUs each (default 1)."""
 
-    def __init__(self, address: str | None = None, chunk_size: int | None = None) -> None:
+    def __init__(
+        self,
+        address: str | None = None,
+        chunk_size: int | None = None,
+        max_chunk_size: int | None = None,
+    ) -> None:
         from veletas import distributed
 
         distributed.require_ray()  # a missing extra is an error before any game
         self.address = address
         self.chunk_size = chunk_size
+        self.max_chunk_size = max_chunk_size
         self.where = "Ray" if address is None else f"the Ray cluster at {address}"
 
     def describe(self, job: PlayoutJob) -> str:
         return self.where
 
     def play(
-        self, job: PlayoutJob, n_games: int, progress: Callable[[int], object]
+        self,
+        job: PlayoutJob,
+        n_games: int,
+        progress: Callable[[int], object],
+        first_game: int = 0,
     ) -> Iterator[Playouts]:
         from veletas import distributed
 
         with distributed.connect(self.address) as where:
             self.where = where
             yield from distributed.play_chunks(
-                job, n_games, chunk_size=self.chunk_size, progress=progress
+                job,
+                n_games,
+                chunk_size=self.chunk_size,
+                progress=progress,
+                first_game=first_game,
+                max_chunk_size=self.max_chunk_size,
             )
 
 
@@ -140,11 +166,29 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--json", action="store_true", help="print the summary as JSON (the progress bar stays)"
     )
-    parser.add_argument(
+    output = parser.add_argument_group("saving the games")
+    output.add_argument(
         "--save",
         metavar="FILE",
-        help="also keep every game's moves and write the games to FILE as game records "
-        "(see 'veletas replay'); about 1 kB a game",
+        help="also keep every game's moves and write the games to FILE as they are played, "
+        "in bounded memory: FILE.parquet as a Parquet dataset (one row a game, about 100 "
+        'bytes; needs pip install "veletas[data]"), any other name as game records (see '
+        "'veletas replay'; about 1 kB a game). The file appears once complete",
+    )
+    output.add_argument(
+        "--resume",
+        action="store_true",
+        help="complete the --save FILE of a run that was stopped (Ctrl-C, a crash, a kill): "
+        "run the same command with --resume; the file equals that of a run never stopped",
+    )
+    output.add_argument(
+        "--force", action="store_true", help="overwrite an existing --save FILE and start again"
+    )
+    output.add_argument(
+        "--report",
+        metavar="HTML",
+        help="also write the report of the games to HTML (see 'veletas report'; "
+        'needs pip install "veletas[report]"); with --save, of the saved file',
     )
     add_runner_options(parser)
     parser.set_defaults(handler=run)
@@ -189,7 +233,14 @@ def make_runner(args: argparse.Namespace) -> Runner:
     """
     if args.ray is None:
         return LocalRunner()
-    return RayRunner(None if args.ray == LOCAL_RAY else args.ray, args.chunk_size)
+    # Saved games arrive in game order: chunks of a row group bound what the
+    # driver holds while an earlier chunk is still being played.
+    limit = None
+    if getattr(args, "save", None) is not None:
+        from veletas.datasets import ROW_GROUP_GAMES
+
+        limit = ROW_GROUP_GAMES
+    return RayRunner(None if args.ray == LOCAL_RAY else args.ray, args.chunk_size, limit)
 
 
 def seed(text: str) -> int:
@@ -204,27 +255,56 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
     if args.chunk_size is not None and args.ray is None:
         print("veletas: error: --chunk-size needs --ray", file=sys.stderr)
         return 2
+    for option in ("resume", "force"):
+        if getattr(args, option) and args.save is None:
+            print(f"veletas: error: --{option} needs --save FILE", file=sys.stderr)
+            return 2
+    if args.resume and args.force:
+        print("veletas: error: --resume and --force exclude each other", file=sys.stderr)
+        return 2
     job = PlayoutJob.make(
         **options.rules_kwargs(args),
         start=args.fen,
         seed=args.seed,
         threads=args.threads,
         policy=args.policy,
-        record=args.save is not None,
+        record=args.save is not None or args.report is not None,
     )
-    if runner is None:
-        try:
+    writer = None
+    try:
+        if args.report is not None:
+            from veletas.report import require_matplotlib
+
+            require_matplotlib()  # a missing extra is an error before any game
+        if runner is None:
             runner = make_runner(args)
-        except ModuleNotFoundError as error:
-            print(f"veletas: error: {error}", file=sys.stderr)
-            return 2
+        if args.save is not None:
+            from veletas.datasets import DatasetWriter
+
+            writer = DatasetWriter(args.save, job, args.games, resume=args.resume, force=args.force)
+    except ModuleNotFoundError as error:
+        print(f"veletas: error: {error}", file=sys.stderr)
+        return 2
+    earlier = writer.played() if writer is not None else None
+    first_game = writer.done if writer is not None else 0
+    if first_game:
+        print(f"resuming {args.save}: {first_game:,} games already saved", file=sys.stderr)
     clock = time.perf_counter()
     try:
-        games, interrupted = play(job, args.games, runner)
+        games, interrupted = play(
+            job,
+            args.games,
+            runner,
+            first_game=first_game,
+            sink=None if writer is None else writer.add,
+        )
     except ConnectionError as error:
         print(f"veletas: error: {error}", file=sys.stderr)
         return 2
     seconds = time.perf_counter() - clock
+    played = len(games)
+    if earlier is not None:
+        games = Playouts.concatenate([earlier, games])
     where = runner.describe(job)
     if interrupted:
         print(
@@ -236,43 +316,84 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
             "requested": args.games,
             "interrupted": interrupted,
             "seconds": seconds,
-            "games_per_second": len(games) / seconds if seconds > 0 else None,
+            "games_per_second": played / seconds if seconds > 0 else None,
             "where": where,
             **games.summary(),
         }
         print(json.dumps(report, indent=2))
     else:
-        print(table(games, seconds, where))
-    if args.save is not None:
-        save(games, args.save)
+        print(table(games, seconds, where, played=played))
+    if writer is not None:
+        if interrupted:
+            writer.flush()
+            print(
+                f"veletas: {writer.done:,} games are saved in {writer.parts}; run the same "
+                f"command with --resume to complete {args.save}",
+                file=sys.stderr,
+            )
+        else:
+            finish(writer)
+    if args.report is not None and not interrupted:
+        from veletas.report import report as write_report
+
+        write_report(args.save if args.save is not None else games, args.report)
+        print(f"wrote the report to {args.report}", file=sys.stderr)
     return 130 if interrupted else 0
 
 
-def save(games: Playouts, path: str) -> None:
-    """Writes ``games`` (a recorded run) to ``path`` as game records."""
-    from veletas import records
-
-    game_records = (games.record(i) for i in range(len(games)))
+def finish(writer: DatasetWriter) -> None:
+    """Merge the saved parts into the file, with a progress bar."""
+    if writer.complete:
+        print(f"{writer.path} is complete: {writer.n_games:,} games", file=sys.stderr)
+        return
     with tqdm(
-        game_records, total=len(games), unit=" records", file=sys.stderr, disable=None, leave=False
-    ) as progress:
-        records.write(progress, path)
-    print(f"wrote {len(games):,} games to {path}", file=sys.stderr)
+        total=writer.n_games,
+        unit=" games",
+        unit_scale=True,
+        file=sys.stderr,
+        disable=None,
+        leave=False,
+        desc="writing",
+    ) as bar:
+        writer.finish(progress=bar.update)
+    print(f"wrote {writer.n_games:,} games to {writer.path}", file=sys.stderr)
 
 
-def play(job: PlayoutJob, n_games: int, runner: Runner) -> tuple[Playouts, bool]:
-    """All ``n_games`` games of ``job`` as ``runner`` plays them, with a
-    progress bar on stderr; Ctrl-C stops the runner and keeps the games of
-    the ranges finished before it. Returns the games played and whether
-    Ctrl-C stopped them."""
-    parts = [job.run(0, 0)]  # so that even no finished range concatenates
+def play(
+    job: PlayoutJob,
+    n_games: int,
+    runner: Runner,
+    *,
+    first_game: int = 0,
+    sink: Callable[[Playouts], object] | None = None,
+) -> tuple[Playouts, bool]:
+    """Games ``first_game .. n_games - 1`` of ``job`` as ``runner`` plays
+    them, with a progress bar on stderr; Ctrl-C stops the runner and keeps the
+    games of the ranges finished before it. Each range goes to ``sink`` as it
+    comes (if given), and only its per-game columns are kept, not its moves.
+    Returns the games played and whether Ctrl-C stopped them."""
+    parts = [job.run(first_game, 0)]  # so that even no finished range concatenates
+    if sink is not None:
+        parts = [_columns_only(parts[0])]
     interrupted = False
     with tqdm(
-        total=n_games, unit=" games", unit_scale=True, file=sys.stderr, disable=None, leave=False
+        total=n_games,
+        initial=first_game,
+        unit=" games",
+        unit_scale=True,
+        file=sys.stderr,
+        disable=None,
+        leave=False,
     ) as bar:
-        ranges = runner.play(job, n_games, bar.update)
+        if first_game:
+            ranges = runner.play(job, n_games, bar.update, first_game=first_game)
+        else:
+            ranges = runner.play(job, n_games, bar.update)
         try:
             for part in ranges:
+                if sink is not None:
+                    sink(part)
+                    part = _columns_only(part)
                 parts.append(part)
         except KeyboardInterrupt:
             interrupted = True
@@ -281,6 +402,19 @@ def play(job: PlayoutJob, n_games: int, runner: Runner) -> tuple[Playouts, bool]
             if close is not None:
                 close()  # stops the games under way (a generator's finally blocks)
     return Playouts.concatenate(parts), interrupted
+
+
+def _columns_only(games: Playouts) -> Playouts:
+    """``games`` without their moves."""
+    return Playouts(
+        dict(games.columns()),
+        start=games.start,
+        rules=games.rules,
+        policy=games.policy,
+        seed=games.seed,
+        first_game=games.first_game,
+        backend=games.backend,
+    )
 
 
 def chunks(n_games: int) -> Iterator[tuple[int, int]]:
@@ -297,13 +431,16 @@ def chunks(n_games: int) -> Iterator[tuple[int, int]]:
             size = max(256, min(4 * size, int(count * CHUNK_SECONDS / elapsed)))
 
 
-def table(games: Playouts, seconds: float, where: str) -> str:
-    """The human summary of ``games``."""
+def table(games: Playouts, seconds: float, where: str, *, played: int | None = None) -> str:
+    """The human summary of ``games``, of which ``played`` (default all) were
+    played in ``seconds`` (the others by a run that was resumed)."""
     rules = games.rules
     n = len(games)
-    rate = f"{n / seconds:,.0f} games/s" if seconds > 0 else "-"
+    played = n if played is None else played
+    rate = f"{played / seconds:,.0f} games/s" if seconds > 0 else "-"
+    timed = f"{n:,}" if played == n else f"{n:,} ({played:,} played now)"
     lines = [
-        f"games         {n:,} in {seconds:.2f} s on {where}: {rate}",
+        f"games         {timed} in {seconds:.2f} s on {where}: {rate}",
         f"rules         {rules.variant} ({rules.size}x{rules.size}, {rules.shooters} shooters, "
         f"{rules.setup_rule}{', shooters block' if rules.shooters_block else ''}), "
         f"{games.policy} policy, seed {games.seed}",
