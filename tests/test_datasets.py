@@ -6,6 +6,11 @@ from __future__ import annotations
 import builtins
 import io
 import json
+import random
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -343,3 +348,85 @@ def test_a_stuck_start_saves_its_games(tmp_path: Path) -> None:
     saved = veletas.read_playouts(path)
     assert saved.winner.tolist() == [-1] * 20 and saved.plies.tolist() == [0] * 20
 
+
+
+# ----------------------------------------------------------------------
+# Killed at random moments
+
+
+def playout_command(path: Path, games: int) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "veletas.cli",
+        "playout",
+        "--games",
+        str(games),
+        "--variant",
+        "small",
+        "--seed",
+        "3",
+        "--threads",
+        "1",
+        "--save",
+        str(path),
+    ]
+
+
+def timed_run(command: list[str], cwd: Path) -> float:
+    clock = time.monotonic()
+    subprocess.run(command, check=True, capture_output=True, cwd=cwd)
+    return time.monotonic() - clock
+
+
+def kill_and_resume(tmp_path: Path, name: str, games: int, kills: int, seed: int) -> list[str]:
+    """Run ``veletas playout --save`` uninterrupted into ``whole-NAME``;
+    then into ``NAME``, killed (SIGINT or SIGKILL) at a random moment of the
+    run ``kills`` times, each time started again with ``--resume``, and
+    left to finish. Returns what was done."""
+    startup = timed_run(playout_command(tmp_path / f"none-{name}", 0), tmp_path)
+    whole = timed_run(playout_command(tmp_path / f"whole-{name}", games), tmp_path)
+    command = playout_command(tmp_path / name, games)
+    rng = random.Random(seed)
+    signals = [signal.SIGINT, signal.SIGKILL]
+    signals += rng.choices(signals, k=kills - 2)
+    rng.shuffle(signals)
+    log = []
+    for attempt in range(kills + 1):
+        args = command if attempt == 0 else [*command, "--resume"]
+        child = subprocess.Popen(
+            args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tmp_path
+        )
+        if attempt < kills:
+            # Anywhere in the run (playing, writing a part, merging the parts),
+            # early enough that a resumed run is still at work.
+            delay = rng.uniform(startup, startup + 0.7 * (whole - startup))
+            how = signals[attempt]
+            try:
+                child.wait(timeout=delay)
+                log.append(f"finished before {delay:.2f} s")
+            except subprocess.TimeoutExpired:
+                child.send_signal(how)
+                log.append(f"{how.name} at {delay:.2f} s")
+        _, err = child.communicate(timeout=120)
+        text = err.decode()
+        assert "Traceback" not in text or "KeyboardInterrupt" in text, text
+        if attempt == kills:
+            assert child.returncode == 0, text
+    return log
+
+
+def test_runs_killed_at_random_moments_resume_to_the_same_file(tmp_path: Path) -> None:
+    log = kill_and_resume(tmp_path, "games.parquet", games=150_000, kills=5, seed=7)
+    whole = (tmp_path / "whole-games.parquet").read_bytes()
+    assert (tmp_path / "games.parquet").read_bytes() == whole, log
+    left = sorted(entry.name for entry in tmp_path.iterdir())
+    assert left == ["games.parquet", "none-games.parquet", "whole-games.parquet"], log
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["games.parquet", "games.txt"])
+def test_many_kills_resume_to_the_same_file(tmp_path: Path, name: str) -> None:
+    log = kill_and_resume(tmp_path, name, games=600_000, kills=12, seed=11)
+    whole = (tmp_path / f"whole-{name}").read_bytes()
+    assert (tmp_path / name).read_bytes() == whole, log

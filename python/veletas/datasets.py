@@ -570,6 +570,9 @@ class DatasetWriter:
     # -- resuming
 
     def _resume(self) -> None:
+        # A file half-merged when the run stopped: merged again from the parts.
+        for stale in self.path.parent.glob(f".{self.path.name}.*.tmp"):
+            stale.unlink(missing_ok=True)
         if self.parts.exists():
             manifest = self.parts / "run.json"
             try:
