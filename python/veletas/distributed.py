@@ -102,6 +102,7 @@ def playouts(
     chunk_size: int | None = None,
     max_retries: int = MAX_RETRIES,
     progress: bool | None = None,
+    ship: bool = True,
     variant: str = "standard",
     size: int | None = None,
     shooters: int | None = None,
@@ -131,10 +132,10 @@ def playouts(
     cluster). ``max_retries`` is how often Ray plays a chunk again after its
     worker process or node died (``-1``: without limit). ``progress`` shows a
     progress bar of the finished games on stderr (None: when stderr is a
-    terminal). The other arguments are those of :func:`veletas.playouts`.
-
-    Every node of the cluster needs the same version of veletas installed:
-    the tasks play their games with the node's native core.
+    terminal). ``ship`` sends this veletas to the workers of a cluster joined
+    by address (:func:`connect`), so that they need only Ray; with
+    ``ship=False`` every node needs the same version of veletas installed.
+    The other arguments are those of :func:`veletas.playouts`.
 
     Ctrl-C (``KeyboardInterrupt``) cancels the chunks not yet played and
     stops the workers playing them before it propagates.
@@ -172,7 +173,7 @@ def playouts(
     parts = [job.run(0, 0)]  # the empty range: so that a run of no games concatenates
     disable = None if progress is None else not progress
     with (
-        connect(address),
+        connect(address, ship=ship),
         tqdm(
             total=n_games,
             unit=" games",
