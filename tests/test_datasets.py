@@ -18,7 +18,6 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-
 import veletas
 from veletas import datasets, records
 from veletas.cli import main
@@ -43,7 +42,9 @@ def assert_same_playouts(a: Playouts, b: Playouts) -> None:
         assert np.array_equal(got, want), name
     assert (a.moves is None) == (b.moves is None)
     if a.moves is not None:
-        assert b.moves is not None and a.offsets is not None and b.offsets is not None
+        assert b.moves is not None
+        assert a.offsets is not None
+        assert b.offsets is not None
         assert a.moves.dtype == MOVE_DTYPE
         assert np.array_equal(a.moves, b.moves)
         assert np.array_equal(a.offsets, b.offsets)
@@ -86,9 +87,7 @@ def test_the_table_is_one_row_a_game_with_its_run_in_the_metadata() -> None:
     # The moves decode to the notation of the game, game by game.
     codes = table.column("moves").to_pylist()[3]
     moves = datasets.decode_moves(codes)
-    assert [str(m) for m in games.moves_of(3)] == [
-        str(m) for m in _replay_codes(games, moves)
-    ]
+    assert [str(m) for m in games.moves_of(3)] == [str(m) for m in _replay_codes(games, moves)]
 
 
 def _replay_codes(games: Playouts, moves: np.ndarray) -> list[Any]:
@@ -161,7 +160,8 @@ def test_move_codes_round_trip() -> None:
     games = veletas.playouts(200, seed=3, record=True)
     assert games.moves is not None
     codes = datasets.encode_moves(games.moves)
-    assert codes.dtype == np.int32 and (codes >= 0).all()
+    assert codes.dtype == np.int32
+    assert (codes >= 0).all()
     assert np.array_equal(datasets.decode_moves(codes), games.moves)
     kinds = codes >> 24
     assert np.array_equal(kinds, games.moves["kind"])
@@ -303,13 +303,16 @@ def test_resume_completes_what_was_saved(
     writer.add(job.run(700, 600))  # 1,300 games: parts of 700 and 600
     # A half-written part, and a part past a gap, as a kill leaves them.
     (writer.parts / ".part-x.parquet.123.tmp").write_bytes(b"PAR1 half")
-    pq.write_table(job.run(2000, 10).to_arrow(), writer.parts / f"part-{2000:020d}-{10:020d}.parquet")
+    pq.write_table(
+        job.run(2000, 10).to_arrow(), writer.parts / f"part-{2000:020d}-{10:020d}.parquet"
+    )
     assert not path.exists()
     assert save(tmp_path, "games.parquet") == 2
     assert "add --resume" in capsys.readouterr().err
     assert save(tmp_path, "games.parquet", "--resume", "--json") == 0
     captured = capsys.readouterr()
-    assert "resuming" in captured.err and "1,300 games already saved" in captured.err
+    assert "resuming" in captured.err
+    assert "1,300 games already saved" in captured.err
     summary = json.loads(captured.out)
     games = veletas.playouts(3000, variant="small", seed=11, record=True)
     assert summary["black_wins"] == games.summary()["black_wins"]
@@ -346,8 +349,8 @@ def test_a_stuck_start_saves_its_games(tmp_path: Path) -> None:
     path = tmp_path / "g.parquet"
     assert main(["playout", "--games", "20", "--from", fen, "--save", str(path)]) == 0
     saved = veletas.read_playouts(path)
-    assert saved.winner.tolist() == [-1] * 20 and saved.plies.tolist() == [0] * 20
-
+    assert saved.winner.tolist() == [-1] * 20
+    assert saved.plies.tolist() == [0] * 20
 
 
 # ----------------------------------------------------------------------

@@ -39,7 +39,9 @@ def python_without_veletas(folder: Path) -> str:
     """An interpreter with this one's packages (Ray, numpy, ...) but not
     veletas, and a ``ray`` command of its own: a machine of the cluster
     where only Ray was installed."""
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder / "venv")], check=True)
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--without-pip", str(folder / "venv")], check=True
+    )
     python = folder / "venv" / "bin" / "python"
     site = Path(sysconfig.get_paths()["purelib"])
     shadow = folder / "site-packages"

@@ -267,10 +267,12 @@ def write_parquet(games: Playouts, path: str | os.PathLike[str]) -> None:
     pq = require_pyarrow().parquet
     table = to_arrow(games)
     target = Path(path)
-    with _atomic(target) as temporary:
-        with pq.ParquetWriter(temporary, table.schema, **_WRITE_OPTIONS) as writer:
-            for start in range(0, max(len(games), 1), ROW_GROUP_GAMES):
-                writer.write_table(table.slice(start, ROW_GROUP_GAMES))
+    with (
+        _atomic(target) as temporary,
+        pq.ParquetWriter(temporary, table.schema, **_WRITE_OPTIONS) as writer,
+    ):
+        for start in range(0, max(len(games), 1), ROW_GROUP_GAMES):
+            writer.write_table(table.slice(start, ROW_GROUP_GAMES))
 
 
 _WRITE_OPTIONS: dict[str, Any] = {"compression": "zstd", "compression_level": 1}
@@ -697,9 +699,9 @@ class DatasetWriter:
                 "first_game": games.first_game,
                 "columns": list(columns),
             }
-            with _atomic(entry.with_suffix(".npz")) as temporary:
-                with open(temporary, "wb") as file:
-                    np.savez(file, meta=np.array(json.dumps(meta)), **columns)
+            arrays: dict[str, Any] = {"meta": np.array(json.dumps(meta)), **columns}
+            with _atomic(entry.with_suffix(".npz")) as temporary, open(temporary, "wb") as file:
+                np.savez(file, **arrays)
             with _atomic(entry) as temporary, open(temporary, "w", encoding="utf-8") as file:
                 write_records(games, file, date=self.date)
         self._ranges.append((first, len(games), entry))
@@ -856,4 +858,3 @@ class _atomic:
 def _write_atomic(path: Path, text: str) -> None:
     with _atomic(path) as temporary:
         temporary.write_text(text)
-

@@ -28,7 +28,9 @@ ValueError: chunk_size must be at least 1 (or None to choose one), not 0
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import importlib
 import math
 import os
 import socket
@@ -425,9 +427,10 @@ def _authenticate(address: str) -> None:
     if not colon or not port.isdigit() or "/" in host or not host:
         return  # "auto", "ray://...": Ray's own handling
     try:
-        from ray._raylet import GcsClient
+        # Ray's own client of the head, without the retries of ray.init.
+        GcsClient = importlib.import_module("ray._raylet").GcsClient
         from ray.exceptions import AuthenticationError
-    except ImportError:  # a Ray without token authentication
+    except (ImportError, AttributeError):  # a Ray without token authentication
         return
     try:
         GcsClient(address=address)
@@ -474,12 +477,9 @@ def _enable_token_mode() -> None:
     """Ray's token mode for this process (and the workers it starts), as
     ``RAY_AUTH_MODE=token`` would have set it."""
     os.environ["RAY_AUTH_MODE"] = "token"
-    try:
-        from ray._raylet import Config
-
-        Config.initialize("")  # Ray reads its configuration once: again, with the mode
-    except (ImportError, AttributeError):
-        pass
+    with contextlib.suppress(ImportError, AttributeError):
+        # Ray reads its configuration once: again, with the mode.
+        importlib.import_module("ray._raylet").Config.initialize("")
 
 
 def _package_dir() -> str:

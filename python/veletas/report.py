@@ -24,6 +24,7 @@ import io
 import json
 import math
 import os
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,7 @@ SAMPLE_GAMES = 20_000
 over the run when it has more)."""
 
 _Z95 = 1.959963984540054
+_LISTED = 5  # squares listed at each end of the openings table
 
 
 def require_matplotlib() -> Any:
@@ -142,7 +144,8 @@ def first_square(games: Playouts, kind: int) -> np.ndarray:
     (:data:`~veletas.playouts.KIND_SHOOTER`: the first shooter placed;
     :data:`~veletas.playouts.KIND_STONE`: the first stone), or -1 if it has
     none (int16)."""
-    assert games.moves is not None and games.offsets is not None
+    assert games.moves is not None
+    assert games.offsets is not None
     starts, ends = games.offsets[:-1], games.offsets[1:]
     where = np.flatnonzero(games.moves["kind"] == kind)
     at = np.searchsorted(where, starts)
@@ -180,11 +183,8 @@ def numbers(tally: Tally) -> dict[str, Any]:
     sd = float(plies.std(ddof=1)) if n > 1 else math.nan
     half = _Z95 * sd / math.sqrt(n) if n > 1 else math.nan
     quantile_points = (0.05, 0.25, 0.5, 0.75, 0.95)
-    quantiles = (
-        {str(q): float(v) for q, v in zip(quantile_points, np.quantile(plies, quantile_points))}
-        if n
-        else {}
-    )
+    values = np.quantile(plies, quantile_points) if n else []
+    quantiles = {str(q): float(v) for q, v in zip(quantile_points, values, strict=False)}
     out: dict[str, Any] = {
         "games": n,
         "pie": {
@@ -286,9 +286,10 @@ def _square_name(square: int) -> str:
 
 
 def _from_setup_start(games: Playouts) -> bool:
-    return games.start.split()[1:2] == ["setup"] and set(games.start.split()[0]) <= set(
-        "/0123456789"
-    )
+    """Whether the games start on the empty board (so that their first
+    shooter and first stone are the openings' first placements)."""
+    fields = games.start.split()
+    return len(fields) > 2 and fields[2] == "setup" and set(fields[0]) <= set("/0123456789")
 
 
 # ----------------------------------------------------------------------
@@ -331,35 +332,43 @@ def _pie_figure(data: dict[str, Any], plt: Any) -> Any:
         ("first player, no swap", pie["first_player_no_swap"], "#55a868"),
         ("first player, after a swap", pie["first_player_swap"], "#c44e52"),
         ("Black", pie["black"], "#333333"),
-        ("White", pie["white"], "#999999"),
+        ("White", pie["white"], "#888888"),
     ]
-    figure, axes = plt.subplots(figsize=(6.4, 2.6))
-    for y, (label, estimate, colour) in enumerate(rows):
+    shown = [row for row in rows if row[1]["games"] and not math.isnan(row[1]["rate"])]
+    # The axis spans the intervals and 50%, so that small differences show.
+    ends = [0.5] + [row[1]["low"] for row in shown] + [row[1]["high"] for row in shown]
+    pad = max(0.005, 0.15 * (max(ends) - min(ends)))
+    figure, axes = plt.subplots(figsize=(6.8, 2.7))
+    blended = plt.matplotlib.transforms.blended_transform_factory(axes.transAxes, axes.transData)
+    for y, (_label, estimate, colour) in enumerate(rows):
         if estimate["games"] == 0 or math.isnan(estimate["rate"]):
-            axes.text(0.5, y, "no games", va="center", ha="center", color="#777777")
+            axes.text(1.02, y, "no games", va="center", transform=blended, color="#777777")
             continue
-        axes.barh(y, estimate["rate"], color=colour, height=0.6)
         axes.errorbar(
             estimate["rate"],
             y,
             xerr=[[estimate["rate"] - estimate["low"]], [estimate["high"] - estimate["rate"]]],
-            color="black",
-            capsize=3,
-            linewidth=1,
+            fmt="o",
+            color=colour,
+            capsize=4,
+            markersize=6,
+            linewidth=1.6,
         )
         axes.text(
-            min(estimate["high"] + 0.01, 0.93),
+            1.02,
             y,
-            f"{estimate['rate']:.1%}  ({estimate['games']:,} games)",
+            f"{estimate['rate']:.2%}  ({estimate['games']:,} games)",
             va="center",
             fontsize=8,
+            transform=blended,
         )
     axes.axvline(0.5, color="#777777", linestyle="--", linewidth=1)
     axes.set_yticks(range(len(rows)), [row[0] for row in rows])
-    axes.invert_yaxis()
-    axes.set_xlim(0, 1)
+    axes.set_ylim(len(rows) - 0.5, -0.5)
+    axes.set_xlim(min(ends) - pad, max(ends) + pad)
     axes.xaxis.set_major_formatter(plt.matplotlib.ticker.PercentFormatter(1.0))
-    axes.set_xlabel("games won, with the Wilson 95% interval")
+    axes.grid(axis="x", color="#eeeeee")
+    axes.set_xlabel("games won, with the Wilson 95% interval (dashed: 50%)")
     axes.set_title("Win rates: the first player, with and without the pie swap")
     figure.tight_layout()
     return figure
@@ -390,7 +399,7 @@ def _plies_figure(data: dict[str, Any], plt: Any) -> Any:
                 ha="center",
                 va="bottom",
             )
-        axes.legend(frameon=False, loc="upper right")
+        axes.legend(frameon=False, loc="upper left")
     axes.yaxis.set_major_formatter(plt.matplotlib.ticker.PercentFormatter(1.0, decimals=1))
     axes.set_xlabel("moves in the game (plies)")
     axes.set_ylabel("share of games")
@@ -435,7 +444,7 @@ def _board_figure(data: dict[str, Any], title: str, plt: Any) -> Any:
     overall = data["overall"]
     cells = {cell["square"]: cell for cell in data["squares"]}
     spread = max([abs(cell["rate"] - overall) for cell in cells.values()] + [0.01])
-    colours = plt.get_cmap("RdBu")
+    colours = plt.get_cmap("RdBu_r")
     norm = plt.matplotlib.colors.Normalize(overall - spread, overall + spread)
     figure, axes = plt.subplots(figsize=(4.6, 4.9))
     for rank in range(size):
@@ -520,6 +529,7 @@ def _svg(figure: Any, plt: Any, salt: str) -> str:
     buffer = io.StringIO()
     figure.savefig(buffer, format="svg", metadata={"Date": None})
     text = buffer.getvalue()
+    text = re.sub(r"\s*<metadata>.*?</metadata>", "", text, flags=re.DOTALL)
     return text[text.index("<svg") :]
 
 
@@ -720,7 +730,7 @@ def _page(head: Playouts, data: dict[str, Any], svgs: dict[str, str], title: str
         decided = metrics["decided_by_one_move"]
         rows.append(
             (
-                "decided by one move",
+                "decided_by_one_move",
                 "share of games whose winner was two or more claims short of the win before "
                 f"the last move (replayed: {decided['games']:,} games, every "
                 f"{decided['every']:,}th)"
@@ -734,9 +744,9 @@ def _page(head: Playouts, data: dict[str, Any], svgs: dict[str, str], title: str
     parts += [
         "<h2>Game metrics</h2>",
         "<p>The outcome metrics of the Ludii general game system, here with intervals.</p>",
-        "<table id=\"metrics\"><tr><th>metric</th><th>what it is</th><th>value</th></tr>",
+        '<table id="metrics"><tr><th>metric</th><th>what it is</th><th>value</th></tr>',
         *(
-            f'<tr data-key="{key}" data-values="{_attr(values)}"><td>{key}</td>'
+            f'<tr data-key="{key}" data-values="{_attr(values)}"><td>{key.replace("_", " ")}</td>'
             f'<td>{html.escape(what)}</td><td class="n">{value}</td></tr>'
             for key, what, value, values in rows
         ),
@@ -748,9 +758,7 @@ def _page(head: Playouts, data: dict[str, Any], svgs: dict[str, str], title: str
 
 
 def _figure(key: str, svgs: dict[str, str], values: Any) -> str:
-    return (
-        f'<figure id="figure-{key}" data-values="{_attr(values)}">\n{svgs[key]}\n</figure>'
-    )
+    return f'<figure id="figure-{key}" data-values="{_attr(values)}">\n{svgs[key]}\n</figure>'
 
 
 def _attr(values: Any) -> str:
@@ -791,6 +799,8 @@ def _openings_table(data: dict[str, Any]) -> str:
     for key, label in (("first-shooter", "shooter"), ("first-stone", "stone")):
         cells = [cell for cell in data[key]["squares"] if cell["differs"]]
         cells.sort(key=lambda cell: -cell["rate"])
+        if len(cells) > 2 * _LISTED:
+            cells = cells[:_LISTED] + cells[-_LISTED:]
         for cell in cells:
             lines.append(
                 f"<tr><td>{label}</td><td>{cell['square']}</td>"
@@ -801,7 +811,8 @@ def _openings_table(data: dict[str, Any]) -> str:
     lines.append("</table>")
     caption = (
         '<p class="note">The squares whose interval leaves out the overall rate, '
-        "strongest first:</p>"
+        f"strongest first (the {_LISTED} strongest and the {_LISTED} weakest of each where "
+        "there are more; every square is in the figure's data):</p>"
     )
     return caption + "".join(lines)
 
@@ -812,7 +823,9 @@ def _percent(value: float) -> str:
 
 def _interval(values: dict[str, float], *, percent: bool) -> str:
     if percent:
-        return f"{_percent(values['rate'])} ({_percent(values['low'])} .. {_percent(values['high'])})"
+        return (
+            f"{_percent(values['rate'])} ({_percent(values['low'])} .. {_percent(values['high'])})"
+        )
     return f"{values['rate']:.4f} ({values['low']:.4f} .. {values['high']:.4f})"
 
 
