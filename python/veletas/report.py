@@ -219,7 +219,9 @@ def numbers(tally: Tally) -> dict[str, Any]:
     if "first_shooter" in arrays and _from_setup_start(tally.head):
         size = tally.head.rules.size
         out["first-shooter"] = _openings(arrays["first_shooter"], first_won, advantage, size)
+        out["first-shooter"]["kind"] = "first shooter"
         out["first-stone"] = _openings(arrays["first_stone"], first_won, advantage, size)
+        out["first-stone"]["kind"] = "first stone"
     return out
 
 
@@ -622,8 +624,9 @@ h1 { font-size: 1.5rem; margin-bottom: .2rem; } h2 { font-size: 1.15rem; margin-
      border-bottom: 1px solid #ddd; padding-bottom: .2rem; }
 table { border-collapse: collapse; margin: .6rem 0; font-size: .9rem; }
 td, th { padding: .15rem .7rem; border-bottom: 1px solid #eee; text-align: left; }
-td.n { text-align: right; font-variant-numeric: tabular-nums; }
-figure { margin: .8rem 0; } figure svg { max-width: 100%; height: auto; }
+td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+figure { margin: .8rem 0; } figure svg { width: 100%; height: auto; }
+#figure-claims svg { width: 60%; }
 .boards { display: flex; flex-wrap: wrap; gap: 1rem; } .boards figure { flex: 1 1 22rem; }
 .note { color: #555; font-size: .88rem; }
 """
@@ -693,7 +696,8 @@ def _page(head: Playouts, data: dict[str, Any], svgs: dict[str, str], title: str
             "<p>Each square is coloured by the first player's win rate among the games whose "
             "first shooter (left) or first stone (right) went there, with the games behind "
             "it; red is above the overall rate, blue below. An outlined square's interval "
-            "leaves the overall rate out.</p>",
+            "leaves the overall rate out. "
+            f"{_chance(data['first-shooter'])}, and {_chance(data['first-stone'])}.</p>",
             '<div class="boards">',
             _figure("first-shooter", svgs, data["first-shooter"]),
             _figure("first-stone", svgs, data["first-stone"]),
@@ -815,6 +819,17 @@ def _openings_table(data: dict[str, Any]) -> str:
         "there are more; every square is in the figure's data):</p>"
     )
     return caption + "".join(lines)
+
+
+def _chance(values: dict[str, Any]) -> str:
+    """How many squares are outlined, against how many chance alone would
+    outline (each interval leaves out a true rate 5% of the time)."""
+    squares = values["squares"]
+    outlined = sum(cell["differs"] for cell in squares)
+    return (
+        f"{outlined} of {len(squares)} squares are outlined by the {values['kind']} "
+        f"(chance alone would outline about {0.05 * len(squares):.0f})"
+    )
 
 
 def _percent(value: float) -> str:
