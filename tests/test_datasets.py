@@ -171,7 +171,9 @@ def test_move_codes_round_trip() -> None:
         datasets.decode_moves([-1])
 
 
-def test_without_pyarrow_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_pyarrow_the_error_names_the_extra(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     real_import = builtins.__import__
 
     def no_pyarrow(name: str, *args: Any, **kwargs: Any) -> Any:
@@ -183,7 +185,10 @@ def test_without_pyarrow_the_error_names_the_extra(monkeypatch: pytest.MonkeyPat
     games = veletas.playouts(5, variant="small")
     with pytest.raises(ModuleNotFoundError, match=r'pip install "veletas\[data\]"'):
         games.to_arrow()
-    assert main(["playout", "--games", "5", "--save", "x.parquet"]) == 2
+    assert main(["playout", "--games", "5", "--save", str(tmp_path / "x.parquet")]) == 2
+    # Records need no pyarrow.
+    assert main(["playout", "--games", "5", "--save", str(tmp_path / "x.txt")]) == 0
+    assert len(records.read(tmp_path / "x.txt")) == 5
 
 
 # ----------------------------------------------------------------------

@@ -171,9 +171,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--save",
         metavar="FILE",
         help="also keep every game's moves and write the games to FILE as they are played, "
-        "in bounded memory: FILE.parquet as a Parquet dataset (one row a game, about 100 "
-        'bytes; needs pip install "veletas[data]"), any other name as game records (see '
-        "'veletas replay'; about 1 kB a game). The file appears once complete",
+        "in bounded memory: FILE.parquet as a Parquet dataset (one row a game, about 160 "
+        'bytes a standard game; needs pip install "veletas[data]"), any other name as game '
+        "records (see 'veletas replay'; about 1 kB a game). The file appears once complete",
     )
     output.add_argument(
         "--resume",
@@ -188,7 +188,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--report",
         metavar="HTML",
         help="also write the report of the games to HTML (see 'veletas report'; "
-        'needs pip install "veletas[report]"); with --save, of the saved file',
+        'needs pip install "veletas[report]"); with --save, of the saved file, else of '
+        "the games kept in memory (their moves take about 300 bytes a standard game)",
     )
     add_runner_options(parser)
     parser.set_defaults(handler=run)
