@@ -434,19 +434,19 @@ def write_records(
         return
     head_tags = dict(record.tags)
     head_tags["Date"] = date
-    codes = encode_moves(games.moves).tolist()
+    codes = encode_moves(games.moves)
     offsets = games.offsets.tolist()
     texts: dict[int, str] = {}
     results = {0: "1-0", 1: "0-1"}
     winner = games.winner.tolist()
     swapped = games.swapped.tolist()
-    lines: list[str] = []
+    # One record at a time, straight to the file: memory stays that of one.
     for i in range(len(games)):
         tags = head_tags
         tags["Swapped"] = "true" if swapped[i] else "false"
         tags["Result"] = results.get(winner[i], "*")
         tags["PlayoutGame"] = str(games.first_game + i)
-        game_codes = codes[offsets[i] : offsets[i + 1]]
+        game_codes = codes[offsets[i] : offsets[i + 1]].tolist()
         for code in game_codes:
             if code not in texts:
                 texts[code] = _code_text(games, code)
@@ -455,9 +455,8 @@ def write_records(
         block = [f'[{name} "{_quote(value)}"]' for name, value in tags.items()]
         block.append("")
         block.append(_wrap(tokens))
-        lines.append("\n".join(block))
-    text = "\n\n".join(lines) + "\n"
-    file.write(text if first else "\n" + text)
+        separator = "" if first and i == 0 else "\n"
+        file.write(separator + "\n".join(block) + "\n")
 
 
 def _code_text(games: Playouts, code: int) -> str:
