@@ -437,6 +437,8 @@ def _authenticate(address: str) -> None:
         return
     except AuthenticationError:
         pass
+    except Exception:  # anything else is ray.init's to report, as it would
+        return
     mode = os.environ.get("RAY_AUTH_MODE")
     if mode is None and _token_found():
         _enable_token_mode()
@@ -448,7 +450,12 @@ def _authenticate(address: str) -> None:
                 f"the Ray cluster at {address!r} refused this machine's authentication "
                 f"token ({_token_source()}): {_AUTH_HELP}"
             ) from None
-    if mode is not None and mode.lower() == "token":
+    if mode is not None and mode.lower() != "token":
+        raise ConnectionError(
+            f"the Ray cluster at {address!r} uses token authentication, and RAY_AUTH_MODE "
+            f"is {mode!r} here: unset it (or set it to 'token') and {_AUTH_HELP}"
+        )
+    if mode is not None:
         raise ConnectionError(
             f"the Ray cluster at {address!r} refused this machine's authentication token "
             f"({_token_source()}): {_AUTH_HELP}"
