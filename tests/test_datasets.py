@@ -438,3 +438,12 @@ def test_many_kills_resume_to_the_same_file(tmp_path: Path, name: str) -> None:
     log = kill_and_resume(tmp_path, name, games=600_000, kills=12, seed=11)
     whole = (tmp_path / f"whole-{name}").read_bytes()
     assert (tmp_path / name).read_bytes() == whole, log
+
+
+def test_games_of_the_reference_engine_round_trip(tmp_path: Path) -> None:
+    job = PlayoutJob.make(variant="small", seed=6, record=True, backend="python")
+    games = job.run(0, 20)
+    games.to_parquet(tmp_path / "reference.parquet")
+    again = veletas.read_playouts(tmp_path / "reference.parquet")
+    assert_same_playouts(again, games)
+    assert isinstance(again.board(3), veletas.reference.Board)
