@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import operator
 import os
 import re
 import shutil
@@ -40,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from veletas.errors import DatasetError
+from veletas.games.veletas.types import SQUARE_NAMES
 from veletas.playouts import KIND_SHOOTER, KIND_SWAP, MOVE_DTYPE, PlayoutJob, Playouts
 
 if TYPE_CHECKING:
@@ -434,49 +436,56 @@ def write_records(
         return
     head_tags = dict(record.tags)
     head_tags["Date"] = date
+    varying = ("Swapped", "Result", "PlayoutGame")
+    fixed = {name: f'[{name} "{_quote(value)}"]' for name, value in head_tags.items()}
+    order = list(head_tags)
     codes = encode_moves(games.moves)
     offsets = games.offsets.tolist()
     texts: dict[int, str] = {}
+    numbers = [f"{ply}. " for ply in range(1, int(games.plies.max(initial=0)) + 2)]
     results = {0: "1-0", 1: "0-1"}
     winner = games.winner.tolist()
     swapped = games.swapped.tolist()
     # One record at a time, straight to the file: memory stays that of one.
     for i in range(len(games)):
-        tags = head_tags
-        tags["Swapped"] = "true" if swapped[i] else "false"
-        tags["Result"] = results.get(winner[i], "*")
-        tags["PlayoutGame"] = str(games.first_game + i)
+        result = results.get(winner[i], "*")
+        values = {
+            "Swapped": '[Swapped "true"]' if swapped[i] else '[Swapped "false"]',
+            "Result": f'[Result "{result}"]',
+            "PlayoutGame": f'[PlayoutGame "{games.first_game + i}"]',
+        }
+        lines = [values[name] if name in varying else fixed[name] for name in order]
         game_codes = codes[offsets[i] : offsets[i + 1]].tolist()
+        moves = []
         for code in game_codes:
-            if code not in texts:
-                texts[code] = _code_text(games, code)
-        tokens = [f"{ply}. {texts[code]}" for ply, code in enumerate(game_codes, start=1)]
-        tokens.append(tags["Result"])
-        block = [f'[{name} "{_quote(value)}"]' for name, value in tags.items()]
-        block.append("")
-        block.append(_wrap(tokens))
+            text = texts.get(code)
+            if text is None:
+                text = texts[code] = _code_text(code)
+            moves.append(text)
+        tokens = list(map(operator.add, numbers, moves))
+        tokens.append(result)
+        lines.append("")
+        lines.append(_wrap(tokens))
         separator = "" if first and i == 0 else "\n"
-        file.write(separator + "\n".join(block) + "\n")
+        file.write(separator + "\n".join(lines) + "\n")
 
 
-def _code_text(games: Playouts, code: int) -> str:
-    one = Playouts(
-        {
-            "winner": np.zeros(1, np.int8),
-            "swapped": np.zeros(1, np.bool_),
-            "plies": np.ones(1, np.int32),
-            "claims": np.zeros((1, 2), np.int8),
-            "moves": decode_moves([code]).view(np.int8).reshape(-1, 4),
-            "offsets": np.array([0, 1], np.int64),
-        },
-        start=games.start,
-        rules=games.rules,
-        policy=games.policy,
-        seed=games.seed,
-        first_game=0,
-        backend=games.backend,
+def _code_text(code: int) -> str:
+    """The notation of a move code (RULES.md section 5): ``*e5``, ``e5``,
+    ``d4-d7/f9`` or ``swap``."""
+    kind, origin, destination, target = (
+        code >> 24,
+        (code >> 16) & 255,
+        (code >> 8) & 255,
+        code & 255,
     )
-    return str(one.moves_of(0)[0])
+    if kind == KIND_SWAP:
+        return "swap"
+    if kind == KIND_SHOOTER:
+        return "*" + SQUARE_NAMES[target]
+    if origin == 255:
+        return SQUARE_NAMES[target]
+    return f"{SQUARE_NAMES[origin]}-{SQUARE_NAMES[destination]}/{SQUARE_NAMES[target]}"
 
 
 def _quote(value: str) -> str:
@@ -484,15 +493,21 @@ def _quote(value: str) -> str:
 
 
 def _wrap(tokens: list[str], width: int = 79) -> str:
+    """The tokens in lines of at most ``width`` characters, as
+    :meth:`GameRecord.movetext` wraps them."""
     lines: list[str] = []
-    line = ""
+    line: list[str] = []
+    size = -1
     for token in tokens:
-        if line and len(line) + 1 + len(token) > width:
-            lines.append(line)
-            line = token
+        length = len(token)
+        if line and size + 1 + length > width:
+            lines.append(" ".join(line))
+            line = [token]
+            size = length
         else:
-            line = f"{line} {token}" if line else token
-    lines.append(line)
+            line.append(token)
+            size += 1 + length
+    lines.append(" ".join(line))
     return "\n".join(lines)
 
 
