@@ -325,7 +325,7 @@ def read_playouts(path: str | os.PathLike[str]) -> Playouts:
         return from_arrow(table)
     from veletas import records
 
-    return records_to_playouts(records.iter_read(path))
+    return _records_to_playouts(records.iter_read_boards(path))
 
 
 def iter_playouts(path: str | os.PathLike[str], *, moves: bool = True) -> Iterator[Playouts]:
@@ -353,13 +353,18 @@ def records_to_playouts(games: Iterable[GameRecord]) -> Playouts:
     :raises DatasetError: for no records, or records of different rules or
         start positions.
     """
+    return _records_to_playouts((record, record.board()) for record in games)
+
+
+def _records_to_playouts(games: Iterable[tuple[GameRecord, Any]]) -> Playouts:
+    """:func:`records_to_playouts` of records with their final boards."""
     winners: list[int] = []
     swapped: list[bool] = []
     claims: list[tuple[int, int]] = []
     codes: list[int] = []
     offsets = [0]
     head: GameRecord | None = None
-    for number, record in enumerate(games, start=1):
+    for number, (record, final) in enumerate(games, start=1):
         if head is None:
             head = record
         elif (record.rules, record.start) != (head.rules, head.start):
@@ -368,7 +373,6 @@ def records_to_playouts(games: Iterable[GameRecord]) -> Playouts:
                 f"{record.rules} from {record.start or 'the start'}, not {head.rules} "
                 f"from {head.start or 'the start'}"
             )
-        final = record.final_board()
         winners.append({"1-0": 0, "0-1": 1}.get(record.result, -1))
         swapped.append(record.tags.get("Swapped") == "true")
         score = final.claims

@@ -46,7 +46,16 @@ from typing import Any
 from veletas.errors import InvalidRecordError, VeletasError
 from veletas.games.veletas.types import SETUP_RULES, VARIANTS, Color, Rules
 
-__all__ = ["RESULTS", "GameRecord", "iter_blocks", "iter_read", "read", "read_game", "write"]
+__all__ = [
+    "RESULTS",
+    "GameRecord",
+    "iter_blocks",
+    "iter_read",
+    "iter_read_boards",
+    "read",
+    "read_game",
+    "write",
+]
 
 RESULTS = ("1-0", "0-1", "*")
 """The results: Black won, White won, unfinished."""
@@ -100,8 +109,6 @@ class GameRecord:
     """The tag pairs, in the order they are written."""
     moves: list[Any]
     """The moves (``veletas.Move``) from the start position."""
-    _final: Any = dataclasses.field(default=None, repr=False, compare=False)
-    """The final board, where reading the record replayed it already."""
 
     @classmethod
     def from_moves(
@@ -239,13 +246,6 @@ class GameRecord:
             board.push(move)
         return board
 
-    def final_board(self) -> Any:
-        """The board after every move: :meth:`board`, without replaying the
-        game again when :func:`read` has just replayed it."""
-        if self._final is not None and len(self._final.move_stack) == len(self.moves):
-            return self._final.copy()
-        return self.board()
-
     def boards(self) -> Iterator[Any]:
         """The positions of the game, from the start to the final one (each
         a fresh board with the moves so far on its stack)."""
@@ -337,6 +337,13 @@ def iter_read(path_or_text: Any) -> Iterator[GameRecord]:
     :raises InvalidRecordError: naming the line, and the move where a move
         is at fault (when the iterator reaches that record).
     """
+    for record, _ in iter_read_boards(path_or_text):
+        yield record
+
+
+def iter_read_boards(path_or_text: Any) -> Iterator[tuple[GameRecord, Any]]:
+    """The records of :func:`iter_read`, each with its final board (which
+    reading a record replays anyway)."""
     with _lines_of(path_or_text) as lines:
         for block in _blocks(lines):
             yield _read_moves(_read_tags(block.tags), block)
@@ -356,7 +363,7 @@ def read_game(path_or_text: Any, index: int) -> GameRecord:
     with _lines_of(path_or_text) as lines:
         for block in _blocks(lines):
             if count == index:
-                return _read_moves(_read_tags(block.tags), block)
+                return _read_moves(_read_tags(block.tags), block)[0]
             count += 1
     raise IndexError(f"record {index} is not in the file: it holds {count} record(s)")
 
@@ -490,7 +497,7 @@ def _tag_rules(tags: dict[str, tuple[int, str]]) -> Rules:
     return rules
 
 
-def _read_moves(tags: dict[str, tuple[int, str]], block: _Block) -> GameRecord:
+def _read_moves(tags: dict[str, tuple[int, str]], block: _Block) -> tuple[GameRecord, Any]:
     import veletas
 
     rules = _tag_rules(tags)
@@ -551,6 +558,4 @@ def _read_moves(tags: dict[str, tuple[int, str]], block: _Block) -> GameRecord:
     if not has_swap and start is None and swapped == "true":
         raise _fail(swapped_line, '[Swapped "true"] but no move is a swap')
     ordered = {name: value for name, (_, value) in tags.items()}
-    record = GameRecord(ordered, board.move_stack)
-    record._final = board
-    return record
+    return GameRecord(ordered, board.move_stack), board
