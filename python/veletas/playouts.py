@@ -294,8 +294,8 @@ class Playouts:
 
         >>> import veletas
         >>> games = veletas.playouts(5, variant="small", record=True)
-        >>> table = games.to_arrow()  # doctest: +SKIP
-        >>> table.num_rows, table.column_names  # doctest: +SKIP
+        >>> table = games.to_arrow()
+        >>> table.num_rows, table.column_names
         (5, ['game', 'winner', 'swapped', 'plies', 'claims', 'moves'])
 
         :raises ModuleNotFoundError: without pyarrow (``pip install "veletas[data]"``).

@@ -560,7 +560,7 @@ def report(
     >>> import veletas, tempfile, os
     >>> games = veletas.playouts(1000, variant="small", seed=1, record=True)
     >>> folder = tempfile.mkdtemp()
-    >>> veletas.report(games, os.path.join(folder, "report.html")).name  # doctest: +SKIP
+    >>> veletas.report(games, os.path.join(folder, "report.html")).name
     'report.html'
 
     :raises ModuleNotFoundError: without matplotlib (``pip install "veletas[report]"``),
