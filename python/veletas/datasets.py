@@ -28,6 +28,7 @@ need nothing more.
 
 from __future__ import annotations
 
+import array
 import datetime
 import json
 import operator
@@ -361,7 +362,7 @@ def _records_to_playouts(games: Iterable[tuple[GameRecord, Any]]) -> Playouts:
     winners: list[int] = []
     swapped: list[bool] = []
     claims: list[tuple[int, int]] = []
-    codes: list[int] = []
+    codes = array.array("q")  # 8 bytes a move, where a list of ints takes 36
     offsets = [0]
     head: GameRecord | None = None
     for number, (record, final) in enumerate(games, start=1):
@@ -389,7 +390,7 @@ def _records_to_playouts(games: Iterable[tuple[GameRecord, Any]]) -> Playouts:
         "swapped": np.array(swapped, np.bool_),
         "plies": np.diff(np.array(offsets, np.int64)).astype(np.int32),
         "claims": np.array(claims, np.int8).reshape(-1, 2),
-        "moves": decode_moves(np.array(codes, np.int64)).view(np.int8).reshape(-1, 4),
+        "moves": decode_moves(np.frombuffer(codes, np.int64)).view(np.int8).reshape(-1, 4),
         "offsets": np.array(offsets, np.int64),
     }
     return Playouts(
