@@ -18,7 +18,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "playout --save', a Parquet dataset or game records): the first player's win "
             "rate with and without the pie swap, the game length, the final claims, the "
             "first player's win rate by the square of the first shooter and of the first "
-            "stone, and the game metrics, each proportion with its Wilson 95%% interval. "
+            "stone, and the game metrics, each proportion with its Wilson 95% interval. "
             'Needs pip install "veletas[report]".'
         ),
     )
