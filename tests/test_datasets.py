@@ -329,6 +329,21 @@ def test_resume_completes_what_was_saved(
     assert path.read_bytes() == before
 
 
+def test_resuming_a_finished_record_file_keeps_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert save(tmp_path, "games.txt", games=300) == 0
+    before = (tmp_path / "games.txt").read_bytes()
+    capsys.readouterr()
+    assert save(tmp_path, "games.txt", "--resume", "--json", games=300) == 0
+    captured = capsys.readouterr()
+    assert "is complete" in captured.err
+    assert json.loads(captured.out)["games"] == 300
+    assert (tmp_path / "games.txt").read_bytes() == before
+    assert save(tmp_path, "games.txt", "--resume", games=400) == 2
+    assert "not the finished file of this run" in capsys.readouterr().err
+
+
 def test_resume_refuses_another_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -59,8 +59,11 @@ __all__ = [
     "iter_playouts",
     "read_metadata",
     "read_playouts",
+    "records_to_playouts",
     "require_pyarrow",
+    "run_metadata",
     "to_arrow",
+    "without_moves",
     "write_parquet",
     "write_records",
 ]
@@ -404,6 +407,19 @@ def _records_to_playouts(games: Iterable[tuple[GameRecord, Any]]) -> Playouts:
     )
 
 
+def without_moves(games: Playouts) -> Playouts:
+    """``games`` without their moves: the per-game columns alone."""
+    return Playouts(
+        dict(games.columns()),
+        start=games.start,
+        rules=games.rules,
+        policy=games.policy,
+        seed=games.seed,
+        first_game=games.first_game,
+        backend=games.backend,
+    )
+
+
 def _int_tag(record: GameRecord, name: str) -> int:
     value = record.tags.get(name, "0")
     return int(value) if value.isdigit() else 0
@@ -655,12 +671,31 @@ class DatasetWriter:
                         f"{job[key]!r}): add --force to overwrite it"
                     )
         else:
-            raise DatasetError(
-                f"{self.path} is finished and there are no parts to resume: add --force "
-                "to write it again"
-            )
+            self._check_finished_records()
         self.done = self.n_games
         self.complete = True
+
+    def _check_finished_records(self) -> None:
+        """A record file counts as this run's, finished, when its first record
+        is of this run and its last is game ``n_games - 1``."""
+        from veletas import records
+
+        job = self.run["job"]
+        assert isinstance(job, dict)
+        first = last = ""
+        for block in records.iter_blocks(self.path):
+            first = first or block
+            last = block
+
+        def tags_of(text: str) -> dict[str, str]:
+            return dict(re.findall(r'^\[(\w+) "([^"]*)"\]', text, re.MULTILINE))
+
+        head, tail = tags_of(first), tags_of(last)
+        games = int(tail["PlayoutGame"]) + 1 if tail.get("PlayoutGame", "").isdigit() else 0
+        if head.get("PlayoutSeed") != str(job["seed"]) or games != self.n_games:
+            raise DatasetError(
+                f"{self.path} is not the finished file of this run: add --force to write it again"
+            )
 
     def played(self) -> Playouts | None:
         """The per-game columns (no moves) of the games already written by an
@@ -669,6 +704,8 @@ class DatasetWriter:
         if self.complete:
             if self.parquet:
                 parts = list(iter_playouts(self.path, moves=False))
+            else:
+                parts = [without_moves(read_playouts(self.path))]
         else:
             for _, _, entry in self._ranges:
                 parts.append(self._read_part_columns(entry))

@@ -375,7 +375,9 @@ def play(
     Returns the games played and whether Ctrl-C stopped them."""
     parts = [job.run(first_game, 0)]  # so that even no finished range concatenates
     if sink is not None:
-        parts = [_columns_only(parts[0])]
+        from veletas.datasets import without_moves
+
+        parts = [without_moves(parts[0])]
     interrupted = False
     with tqdm(
         total=n_games,
@@ -394,7 +396,7 @@ def play(
             for part in ranges:
                 if sink is not None:
                     sink(part)
-                    part = _columns_only(part)
+                    part = without_moves(part)
                 parts.append(part)
         except KeyboardInterrupt:
             interrupted = True
@@ -403,19 +405,6 @@ def play(
             if close is not None:
                 close()  # stops the games under way (a generator's finally blocks)
     return Playouts.concatenate(parts), interrupted
-
-
-def _columns_only(games: Playouts) -> Playouts:
-    """``games`` without their moves."""
-    return Playouts(
-        dict(games.columns()),
-        start=games.start,
-        rules=games.rules,
-        policy=games.policy,
-        seed=games.seed,
-        first_game=games.first_game,
-        backend=games.backend,
-    )
 
 
 def chunks(n_games: int) -> Iterator[tuple[int, int]]:
