@@ -252,3 +252,24 @@ def test_without_matplotlib_the_error_names_the_extra(
     args = ["playout", "--games", "5", "--report", str(tmp_path / "r.html")]
     assert main(args) == 2
     assert "veletas[report]" in capsys.readouterr().err
+
+
+def test_the_programs_own_matplotlib_settings_are_kept(tmp_path: Path) -> None:
+    import matplotlib
+
+    before = dict(matplotlib.rcParams)
+    veletas.report(veletas.playouts(50, variant="small", record=True), tmp_path / "r.html")
+    assert dict(matplotlib.rcParams) == before
+
+
+def test_no_games_no_report(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="one game or more"):
+        veletas.report(veletas.playouts(0, variant="small"), tmp_path / "r.html")
+    with pytest.raises(ValueError, match="unknown figure format 'gif'"):
+        veletas.report(veletas.playouts(5, variant="small"), tmp_path / "r.html", formats=["gif"])
+    page = Page(
+        veletas.report(
+            veletas.playouts(50, variant="small", record=True), tmp_path / "r.html", sample=0
+        ).read_text()
+    )
+    assert "decided_by_one_move" not in page.rows

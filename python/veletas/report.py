@@ -13,7 +13,8 @@ as JSON in the ``data-values`` attribute of the figure's ``<figure>``.
 ``docs/reports.md`` shows a report and defines each number.
 
 The figures are drawn with matplotlib (the extra ``veletas[report]``) on its
-Agg backend, without a display.
+Agg canvas, without a display and without pyplot: the program's own
+matplotlib backend and settings are left as they are.
 """
 
 from __future__ import annotations
@@ -48,20 +49,31 @@ _LISTED = 5  # squares listed at each end of the openings table
 
 
 def require_matplotlib() -> Any:
-    """The ``matplotlib.pyplot`` module on the Agg backend, imported now.
+    """The ``matplotlib`` module, imported now with what the report draws
+    with. The figures are drawn without pyplot, on the Agg canvas, so the
+    program's own backend and settings (a notebook's, say) stay as they are.
 
     :raises ModuleNotFoundError: if matplotlib is not installed, naming the extra.
     """
     try:
         import matplotlib
+        import matplotlib.cm
+        import matplotlib.colors
+        import matplotlib.figure
+        import matplotlib.patches
+        import matplotlib.ticker
+        import matplotlib.transforms
     except ImportError as error:
         raise ModuleNotFoundError(
             'reports need matplotlib: pip install "veletas[report]"', name="matplotlib"
         ) from error
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    return matplotlib
 
-    return plt
+
+def _subplots(mpl: Any, size: tuple[float, float]) -> tuple[Any, Any]:
+    """A figure of ``size`` inches with one axes, outside pyplot."""
+    figure = mpl.figure.Figure(figsize=size)
+    return figure, figure.subplots()
 
 
 # ----------------------------------------------------------------------
@@ -73,7 +85,8 @@ class Tally:
     time (so a dataset of any size is read a row group at a time)."""
 
     def __init__(self, sample_every: int = 1) -> None:
-        self.sample_every = max(1, sample_every)
+        self.sample_every = sample_every
+        """Replay every k-th game of the run to see how it was decided (0: none)."""
         self.head: Playouts | None = None
         self.games = 0
         self._winner: list[np.ndarray] = []
@@ -99,7 +112,8 @@ class Tally:
         elif self.recorded:
             self._first_shooter.append(first_square(games, KIND_SHOOTER))
             self._first_stone.append(first_square(games, KIND_STONE))
-            self._sample_decisions(games)
+            if self.sample_every:
+                self._sample_decisions(games)
         self.games += len(games)
 
     def _sample_decisions(self, games: Playouts) -> None:
@@ -298,36 +312,33 @@ def _from_setup_start(games: Playouts) -> bool:
 # The figures
 
 
-def _figures(data: dict[str, Any], plt: Any) -> dict[str, Any]:
+def _figures(data: dict[str, Any], mpl: Any) -> dict[str, Any]:
     figures = {
-        "pie": _pie_figure(data, plt),
-        "plies": _plies_figure(data, plt),
-        "claims": _claims_figure(data, plt),
+        "pie": _pie_figure(data, mpl),
+        "plies": _plies_figure(data, mpl),
+        "claims": _claims_figure(data, mpl),
     }
     for key, title in (
         ("first-shooter", "the square of the first shooter placed"),
         ("first-stone", "the square of the first stone"),
     ):
         if key in data:
-            figures[key] = _board_figure(data[key], title, plt)
+            figures[key] = _board_figure(data[key], title, mpl)
     return figures
 
 
-def _style(plt: Any) -> None:
-    plt.rcParams.update(
-        {
-            "svg.fonttype": "none",
-            "svg.hashsalt": "veletas",
-            "font.family": "DejaVu Sans",
-            "font.size": 9,
-            "axes.spines.top": False,
-            "axes.spines.right": False,
-            "axes.titlesize": 10,
-        }
-    )
+_STYLE = {
+    "svg.fonttype": "none",  # text stays text: smaller, and searchable in the page
+    "svg.hashsalt": "veletas",
+    "font.family": "DejaVu Sans",
+    "font.size": 9,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.titlesize": 10,
+}
 
 
-def _pie_figure(data: dict[str, Any], plt: Any) -> Any:
+def _pie_figure(data: dict[str, Any], mpl: Any) -> Any:
     pie = data["pie"]
     rows = [
         ("first player, all games", pie["first_player"], "#4c72b0"),
@@ -340,8 +351,8 @@ def _pie_figure(data: dict[str, Any], plt: Any) -> Any:
     # The axis spans the intervals and 50%, so that small differences show.
     ends = [0.5] + [row[1]["low"] for row in shown] + [row[1]["high"] for row in shown]
     pad = max(0.005, 0.15 * (max(ends) - min(ends)))
-    figure, axes = plt.subplots(figsize=(6.8, 2.7))
-    blended = plt.matplotlib.transforms.blended_transform_factory(axes.transAxes, axes.transData)
+    figure, axes = _subplots(mpl, (6.8, 2.7))
+    blended = mpl.transforms.blended_transform_factory(axes.transAxes, axes.transData)
     for y, (_label, estimate, colour) in enumerate(rows):
         if estimate["games"] == 0 or math.isnan(estimate["rate"]):
             axes.text(1.02, y, "no games", va="center", transform=blended, color="#777777")
@@ -368,7 +379,7 @@ def _pie_figure(data: dict[str, Any], plt: Any) -> Any:
     axes.set_yticks(range(len(rows)), [row[0] for row in rows])
     axes.set_ylim(len(rows) - 0.5, -0.5)
     axes.set_xlim(min(ends) - pad, max(ends) + pad)
-    axes.xaxis.set_major_formatter(plt.matplotlib.ticker.PercentFormatter(1.0))
+    axes.xaxis.set_major_formatter(mpl.ticker.PercentFormatter(1.0))
     axes.grid(axis="x", color="#eeeeee")
     axes.set_xlabel("games won, with the Wilson 95% interval (dashed: 50%)")
     axes.set_title("Win rates: the first player, with and without the pie swap")
@@ -376,9 +387,9 @@ def _pie_figure(data: dict[str, Any], plt: Any) -> Any:
     return figure
 
 
-def _plies_figure(data: dict[str, Any], plt: Any) -> Any:
+def _plies_figure(data: dict[str, Any], mpl: Any) -> Any:
     plies = data["plies"]
-    figure, axes = plt.subplots(figsize=(6.4, 2.8))
+    figure, axes = _subplots(mpl, (6.4, 2.8))
     histogram = plies["histogram"]
     total = max(1, data["games"])
     axes.bar(
@@ -402,7 +413,7 @@ def _plies_figure(data: dict[str, Any], plt: Any) -> Any:
                 va="bottom",
             )
         axes.legend(frameon=False, loc="upper left")
-    axes.yaxis.set_major_formatter(plt.matplotlib.ticker.PercentFormatter(1.0, decimals=1))
+    axes.yaxis.set_major_formatter(mpl.ticker.PercentFormatter(1.0, decimals=1))
     axes.set_xlabel("moves in the game (plies)")
     axes.set_ylabel("share of games")
     axes.set_title("Game length, with its quantiles", pad=14)
@@ -410,11 +421,11 @@ def _plies_figure(data: dict[str, Any], plt: Any) -> Any:
     return figure
 
 
-def _claims_figure(data: dict[str, Any], plt: Any) -> Any:
+def _claims_figure(data: dict[str, Any], mpl: Any) -> Any:
     matrix = np.array(data["claims"]["games"], dtype=np.float64)
     total = max(1.0, matrix.sum())
     share = matrix / total
-    figure, axes = plt.subplots(figsize=(4.2, 3.6))
+    figure, axes = _subplots(mpl, (4.2, 3.6))
     shown = np.where(matrix > 0, share, np.nan)
     image = axes.imshow(shown, origin="lower", cmap="Blues", vmin=0, vmax=max(share.max(), 1e-9))
     for black in range(matrix.shape[0]):
@@ -436,30 +447,29 @@ def _claims_figure(data: dict[str, Any], plt: Any) -> Any:
     axes.set_ylabel("Black's claims")
     axes.spines[["top", "right"]].set_visible(True)
     axes.set_title("Final claims: share of games")
-    figure.colorbar(image, ax=axes, format=plt.matplotlib.ticker.PercentFormatter(1.0), shrink=0.8)
+    figure.colorbar(image, ax=axes, format=mpl.ticker.PercentFormatter(1.0), shrink=0.8)
     figure.tight_layout()
     return figure
 
 
-def _board_figure(data: dict[str, Any], title: str, plt: Any) -> Any:
+def _board_figure(data: dict[str, Any], title: str, mpl: Any) -> Any:
     size = data["size"]
     overall = data["overall"]
     cells = {cell["square"]: cell for cell in data["squares"]}
     spread = max([abs(cell["rate"] - overall) for cell in cells.values()] + [0.01])
-    colours = plt.get_cmap("RdBu_r")
-    norm = plt.matplotlib.colors.Normalize(overall - spread, overall + spread)
-    figure, axes = plt.subplots(figsize=(4.6, 4.9))
+    colours = mpl.colormaps["RdBu_r"]
+    square = mpl.patches.Rectangle
+    norm = mpl.colors.Normalize(overall - spread, overall + spread)
+    figure, axes = _subplots(mpl, (4.6, 4.9))
     for rank in range(size):
         for file in range(size):
             name = _square_name(rank * 10 + file)
             cell = cells.get(name)
             if cell is None:
-                axes.add_patch(
-                    plt.Rectangle((file, rank), 1, 1, facecolor="#eeeeee", edgecolor="white")
-                )
+                axes.add_patch(square((file, rank), 1, 1, facecolor="#eeeeee", edgecolor="white"))
                 continue
             colour = colours(norm(cell["rate"]))
-            axes.add_patch(plt.Rectangle((file, rank), 1, 1, facecolor=colour, edgecolor="white"))
+            axes.add_patch(square((file, rank), 1, 1, facecolor=colour, edgecolor="white"))
             dark = abs(cell["rate"] - overall) > 0.6 * spread
             ink = "white" if dark else "black"
             axes.text(
@@ -482,7 +492,7 @@ def _board_figure(data: dict[str, Any], title: str, plt: Any) -> Any:
             )
             if cell["differs"]:
                 axes.add_patch(
-                    plt.Rectangle(
+                    square(
                         (file + 0.05, rank + 0.05),
                         0.9,
                         0.9,
@@ -501,12 +511,12 @@ def _board_figure(data: dict[str, Any], title: str, plt: Any) -> Any:
         axes.spines[side].set_visible(False)
     axes.set_title(f"First player's win rate by {title}", fontsize=9)
     bar = figure.colorbar(
-        plt.matplotlib.cm.ScalarMappable(norm=norm, cmap=colours),
+        mpl.cm.ScalarMappable(norm=norm, cmap=colours),
         ax=axes,
         orientation="horizontal",
         fraction=0.05,
         pad=0.06,
-        format=plt.matplotlib.ticker.PercentFormatter(1.0, decimals=1),
+        format=mpl.ticker.PercentFormatter(1.0, decimals=1),
     )
     bar.set_label(
         f"overall {overall:.1%}; outlined: the square's 95% interval leaves it out",
@@ -526,8 +536,8 @@ def _short(count: int) -> str:
     return str(count)
 
 
-def _svg(figure: Any, plt: Any, salt: str) -> str:
-    plt.rcParams["svg.hashsalt"] = salt
+def _svg(figure: Any, mpl: Any, salt: str) -> str:
+    mpl.rcParams["svg.hashsalt"] = salt
     buffer = io.StringIO()
     figure.savefig(buffer, format="svg", metadata={"Date": None})
     text = buffer.getvalue()
@@ -553,7 +563,8 @@ def report(
 
     ``formats`` (``"png"``, ``"pdf"``, ``"svg"``) also writes each figure as
     a file of that format, in the folder ``<path without .html>-figures``.
-    ``sample`` is the most games replayed to see how games were decided.
+    ``sample`` is about the most games replayed to see how games were
+    decided (0: none).
     The opening heatmaps need a recorded run (``record=True``, or a file
     with moves) from the start of the game.
 
@@ -571,29 +582,27 @@ def report(
     for name in formats:
         if name not in ("png", "pdf", "svg"):
             raise ValueError(f"unknown figure format {name!r}; expected png, pdf or svg")
-    plt = require_matplotlib()
+    mpl = require_matplotlib()
     batches, total = _batches(games)
+    # Every game when there are few, else every k-th: ``sample`` games or so.
     every = max(1, math.ceil(total / sample)) if sample > 0 else 0
-    tally = Tally(sample_every=every or 1)
-    if not every:
-        tally.sample_every = total + 1
+    tally = Tally(sample_every=every)
     for batch in batches:
         tally.add(batch)
-    if tally.head is None:
+    if tally.head is None or tally.games == 0:
         raise ValueError("a report needs a run of one game or more")
     data = numbers(tally)
-    _style(plt)
-    figures = _figures(data, plt)
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     svgs = {}
     folder = target.with_name(target.stem + "-figures")
-    for key, figure in figures.items():
-        svgs[key] = _svg(figure, plt, f"veletas-{key}")
-        for name in formats:
-            folder.mkdir(exist_ok=True)
-            figure.savefig(folder / f"{key}.{name}", dpi=150, metadata=_metadata(name))
-        plt.close(figure)
+    # The report's style, without changing the program's own matplotlib settings.
+    with mpl.rc_context(_STYLE):
+        for key, figure in _figures(data, mpl).items():
+            svgs[key] = _svg(figure, mpl, f"veletas-{key}")
+            for name in formats:
+                folder.mkdir(exist_ok=True)
+                figure.savefig(folder / f"{key}.{name}", dpi=150, metadata=_metadata(name))
     page = _page(tally.head, data, svgs, title)
     temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     temporary.write_text(page, encoding="utf-8")

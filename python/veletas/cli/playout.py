@@ -335,10 +335,13 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
         else:
             finish(writer)
     if args.report is not None and not interrupted:
-        from veletas.report import report as write_report
+        if len(games) == 0:
+            print("veletas: no games, so no report", file=sys.stderr)
+        else:
+            from veletas.report import report as write_report
 
-        write_report(args.save if args.save is not None else games, args.report)
-        print(f"wrote the report to {args.report}", file=sys.stderr)
+            write_report(args.save if args.save is not None else games, args.report)
+            print(f"wrote the report to {args.report}", file=sys.stderr)
     return 130 if interrupted else 0
 
 
