@@ -462,3 +462,16 @@ def test_games_of_the_reference_engine_round_trip(tmp_path: Path) -> None:
     again = veletas.read_playouts(tmp_path / "reference.parquet")
     assert_same_playouts(again, games)
     assert isinstance(again.board(3), veletas.reference.Board)
+
+
+def test_a_run_that_cannot_start_leaves_nothing_behind(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ray_cluster import free_ports
+
+    (port,) = free_ports(1)
+    path = tmp_path / "games.parquet"
+    args = ["playout", "--games", "10", "--ray", f"127.0.0.1:{port}", "--save", str(path)]
+    assert main(args) == 2
+    assert "no Ray cluster answers" in capsys.readouterr().err
+    assert sorted(tmp_path.iterdir()) == []

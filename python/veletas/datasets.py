@@ -769,6 +769,12 @@ class DatasetWriter:
         self._ranges.append((first, len(games), entry))
         self.done += len(games)
 
+    def abandon(self) -> None:
+        """Give up a run that saved nothing (it could not start): its folder
+        of parts goes, so that the same command can start afresh."""
+        if not self._ranges and self.parts.exists():
+            shutil.rmtree(self.parts)
+
     def finish(self, progress: Callable[[int], object] | None = None) -> None:
         """Merge the parts into the file, once every game is in them.
 

@@ -300,6 +300,8 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
             sink=None if writer is None else writer.add,
         )
     except ConnectionError as error:
+        if writer is not None:
+            writer.abandon()
         print(f"veletas: error: {error}", file=sys.stderr)
         return 2
     seconds = time.perf_counter() - clock
