@@ -335,10 +335,8 @@ def test_resuming_a_finished_record_file_keeps_it(
     assert save(tmp_path, "games.txt", games=300) == 0
     before = (tmp_path / "games.txt").read_bytes()
     capsys.readouterr()
-    assert save(tmp_path, "games.txt", "--resume", "--json", games=300) == 0
-    captured = capsys.readouterr()
-    assert "is complete" in captured.err
-    assert json.loads(captured.out)["games"] == 300
+    assert save(tmp_path, "games.txt", "--resume", games=300) == 0
+    assert "is complete: 300 games" in capsys.readouterr().err
     assert (tmp_path / "games.txt").read_bytes() == before
     assert save(tmp_path, "games.txt", "--resume", games=400) == 2
     assert "not the finished file of this run" in capsys.readouterr().err
@@ -431,7 +429,7 @@ def kill_and_resume(tmp_path: Path, name: str, games: int, kills: int, seed: int
             except subprocess.TimeoutExpired:
                 child.send_signal(how)
                 log.append(f"{how.name} at {delay:.2f} s")
-        _, err = child.communicate(timeout=120)
+        _, err = child.communicate(timeout=600)
         text = err.decode()
         assert "Traceback" not in text or "KeyboardInterrupt" in text, text
         if attempt == kills:

@@ -699,16 +699,15 @@ class DatasetWriter:
 
     def played(self) -> Playouts | None:
         """The per-game columns (no moves) of the games already written by an
-        earlier run that is being resumed, or None if there are none."""
+        earlier run that is being resumed, or None if there are none (or if
+        they are those of a finished record file, which would have to be
+        read whole and replayed)."""
         parts = []
         if self.complete:
             if self.parquet:
                 parts = list(iter_playouts(self.path, moves=False))
-            else:
-                parts = [without_moves(read_playouts(self.path))]
         else:
-            for _, _, entry in self._ranges:
-                parts.append(self._read_part_columns(entry))
+            parts = [self._read_part_columns(entry) for _, _, entry in self._ranges]
         return Playouts.concatenate(parts) if parts else None
 
     def _read_part_columns(self, entry: Path) -> Playouts:

@@ -286,6 +286,10 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
     except ModuleNotFoundError as error:
         print(f"veletas: error: {error}", file=sys.stderr)
         return 2
+    if writer is not None and writer.complete and not writer.parquet:
+        # Its summary would mean reading and replaying every record again.
+        print(f"{writer.path} is complete: {writer.n_games:,} games", file=sys.stderr)
+        return 0
     earlier = writer.played() if writer is not None else None
     first_game = writer.done if writer is not None else 0
     if first_game:
