@@ -44,6 +44,12 @@ def test_page_examples(page: Path) -> None:
     assert result.failed == 0, f"{result.failed} example(s) of {page.name} failed (output above)"
 
 
+def test_the_pictured_reports_are_kept() -> None:
+    for name, page in [("report.png", "reports.md"), ("report-openings.png", "reports.md")]:
+        assert (DOCS / "images" / name).read_bytes().startswith(b"\x89PNG")
+        assert f"images/{name}" in (DOCS / page).read_text()
+
+
 def test_the_pictured_position_is_kept() -> None:
     assert (DOCS / "images" / "position.png").read_bytes().startswith(b"\x89PNG")
     assert "images/position.png" in (DOCS / "play.md").read_text()
