@@ -1,4 +1,5 @@
-"""The test vectors of tests/games/veletas/vectors: perft counts at every depth given, and claim resolution."""
+"""The test vectors of tests/games/veletas/vectors: perft counts at every depth
+given, and claim resolution."""
 
 from __future__ import annotations
 
