@@ -260,7 +260,7 @@ def test_save_writes_the_games_as_records(
     saved = veletas.records.read(path)
     games = veletas.playouts(30, variant="small", seed=4, record=True)
     assert [record.board().fen() for record in saved] == [games.board(i).fen() for i in range(30)]
-    assert main([*args, "--json"]) == 0
+    assert main([*args, "--json", "--force"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["seconds"] > 0
     assert report["saved"]["path"] == str(path)

@@ -83,7 +83,7 @@ def test_the_table_is_one_row_a_game_with_its_run_in_the_metadata() -> None:
         "shooters_block": False,
     }
     assert (meta["seed"], meta["policy"], meta["start"]) == (9, "micro", games.start)
-    assert meta["version"] == veletas.cli._version()
+    assert meta["version"] == veletas.__version__
     # The moves decode to the notation of the game, game by game.
     codes = table.column("moves").to_pylist()[3]
     moves = datasets.decode_moves(codes)
@@ -405,7 +405,7 @@ def kill_and_resume(tmp_path: Path, name: str, games: int, kills: int, seed: int
     then into ``NAME``, killed (SIGINT or SIGKILL) at a random moment of the
     run ``kills`` times, each time started again with ``--resume``, and
     left to finish. Returns what was done."""
-    startup = timed_run(playout_command(tmp_path / f"none-{name}", 0), tmp_path)
+    startup = timed_run(playout_command(tmp_path / f"none-{name}", 1), tmp_path)
     whole = timed_run(playout_command(tmp_path / f"whole-{name}", games), tmp_path)
     command = playout_command(tmp_path / name, games)
     rng = random.Random(seed)

@@ -174,6 +174,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     output.add_argument(
         "--save",
         metavar="FILE",
+        type=options.output_file,
         help="also keep every game's moves and write the games to FILE as they are played, "
         "in bounded memory: FILE.parquet as a Parquet dataset (one row a game, about 160 "
         'bytes a standard game; needs pip install "veletas[data]"), any other name as game '
@@ -327,6 +328,22 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
             f"veletas: interrupted: {len(games):,} of {args.games:,} games finished",
             file=sys.stderr,
         )
+    if not args.json:
+        # The summary first, so that it is there even if writing the file fails.
+        print(table(games, seconds, f"{where}, {job.backend} backend", played=played), flush=True)
+    writing = None
+    if writer is not None:
+        if interrupted:
+            writer.flush()
+            print(
+                f"veletas: {writer.done:,} games are saved in {writer.parts}; run the same "
+                f"command with --resume to complete {args.save}",
+                file=sys.stderr,
+            )
+        else:
+            writing = finish(writer)
+            if not args.json:
+                print(f"saved         {len(games):,} games to {args.save} in {writing:.2f} s")
     if args.json:
         report = {
             "requested": args.games,
@@ -337,20 +354,9 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
             "backend": job.backend,
             **games.summary(),
         }
+        if writing is not None:
+            report["saved"] = {"path": args.save, "seconds": writing}
         print(json.dumps(_without_nan(report), indent=2))
-    else:
-        # The summary first, so that it is there even if writing the file fails.
-        print(table(games, seconds, f"{where}, {job.backend} backend", played=played), flush=True)
-    if writer is not None:
-        if interrupted:
-            writer.flush()
-            print(
-                f"veletas: {writer.done:,} games are saved in {writer.parts}; run the same "
-                f"command with --resume to complete {args.save}",
-                file=sys.stderr,
-            )
-        else:
-            finish(writer)
     if args.report is not None and not interrupted:
         if len(games) == 0:
             print("veletas: no games, so no report", file=sys.stderr)
@@ -362,11 +368,13 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
     return 130 if interrupted else 0
 
 
-def finish(writer: DatasetWriter) -> None:
-    """Merge the saved parts into the file, with a progress bar."""
+def finish(writer: DatasetWriter) -> float:
+    """Merge the saved parts into the file, with a progress bar; returns the
+    seconds it took (the parts were written as the games were played)."""
+    clock = time.perf_counter()
     if writer.complete:
         print(f"{writer.path} is complete: {writer.n_games:,} games", file=sys.stderr)
-        return
+        return 0.0
     with tqdm(
         total=writer.n_games,
         unit=" games",
@@ -378,6 +386,7 @@ def finish(writer: DatasetWriter) -> None:
     ) as bar:
         writer.finish(progress=bar.update)
     print(f"wrote {writer.n_games:,} games to {writer.path}", file=sys.stderr)
+    return time.perf_counter() - clock
 
 
 def play(
