@@ -15,7 +15,7 @@ from veletas.errors import VeletasError
 
 __all__ = ["main"]
 
-COMMANDS = ["playout", "play", "replay", "show", "perft"]
+COMMANDS = ["playout", "match", "play", "replay", "show", "perft"]
 """The command modules, in the order ``--help`` lists them."""
 
 

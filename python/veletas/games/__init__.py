@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 __all__ = ["GAMES", "Game", "game_of", "get"]
@@ -44,6 +45,11 @@ class Game:
         api = self.api()
         reference = importlib.import_module(f"{self.package}.reference")
         return tuple({api.Board, reference.Board})
+
+    def room(self, module: str) -> ModuleType:
+        """A module of the game's own room, ``veletas.games.<name>.<module>``:
+        ``room("match")`` is what a match between players needs of the game."""
+        return importlib.import_module(f"veletas.games.{self.name}.{module}")
 
     @property
     def draw(self) -> Callable[..., str]:
