@@ -86,6 +86,7 @@ MCTS_OPTIONS = ("iterations", "seconds", "exploration")
 _SEED_LIMIT = 1 << 64
 _Z95 = 1.959963984540054  # the two-sided 95% quantile of the normal distribution
 _ELO_PER_NAT = 400 / math.log(10)  # Elo points per unit of the logistic scale
+_DIVERGED = 25.0  # a rating this far out (about 4,300 Elo): the likelihood has no maximum
 _RAY_CHUNK_MAX = 16  # games of one Ray task at most: a lively score, a quick Ctrl-C
 
 
@@ -403,8 +404,8 @@ def fit_ratings(
     to the anchor (whose own is 0).
 
     >>> ratings, errors = fit_ratings([[0, 3], [1, 0]], [[0, 4], [4, 0]], prior=0)
-    >>> round(ratings[0], 1), round(ratings[1], 1)   # 3 of 4: 400 log10(3)
-    (0.0, -190.8)
+    >>> ratings.round(1).tolist()   # 3 of 4: 400 log10(3)
+    [0.0, -190.8]
 
     :raises ValueError: for matrices that are not square and of one shape,
         or when no finite ratings fit (a player won or lost every game and
@@ -433,7 +434,7 @@ def fit_ratings(
         # Newton's steps, kept short far from the maximum.
         step = np.clip(step, -2.0, 2.0)
         theta[free] += step
-        if np.max(np.abs(step)) < 1e-10:
+        if np.max(np.abs(step)) < 1e-10 and np.max(np.abs(theta)) < _DIVERGED:
             break
     else:
         raise ValueError(
