@@ -223,7 +223,6 @@ def test_round_robins_are_reproducible_and_their_pairs_replay_as_matches() -> No
 
 
 def test_ray_plays_the_games_of_one_machine() -> None:
-    pytest.importorskip("ray")
     players = ("mcts:iterations=80", "greedy")
     local = veletas.match(*players, 10, seed=7, threads=2, **SMALL)
     on_ray = veletas.match(*players, 10, seed=7, ray=True, chunk_size=3, **SMALL)
