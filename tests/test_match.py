@@ -9,6 +9,7 @@ import json
 import math
 import random
 import re
+import shlex
 import signal
 import sys
 from pathlib import Path
@@ -616,3 +617,18 @@ def test_ctrl_c_summarises_the_games_played() -> None:
     assert summary["interrupted"] is True
     assert summary["games"] == int(finished[1].replace(",", "")) > 0
     assert summary["score"]["a"] + summary["score"]["b"] == summary["games"]
+
+
+def test_the_documented_commands_are_valid() -> None:
+    text = (Path(__file__).resolve().parent.parent / "docs" / "bots.md").read_text()
+    text = text.replace("\\\n", " ")
+    commands = [
+        command
+        for command in re.findall(r"veletas (match [^`\n]+)", text)
+        if not re.search(r"\b[A-Z][A-Z0-9]*\b", command)  # not a template (A B --games N)
+    ]
+    assert len(commands) >= 10
+    for command in commands:
+        args = veletas.cli.build_parser().parse_args(shlex.split(command))
+        for player in args.players:
+            BotSpec.parse(player)
