@@ -23,12 +23,14 @@ from veletas.errors import (
     IllegalMoveError,
     InvalidFenError,
     InvalidMoveError,
+    InvalidPlayerError,
     InvalidRecordError,
     InvalidRulesError,
     VeletasError,
 )
 from veletas.games.veletas import types as _types
 from veletas.games.veletas.types import *  # noqa: F403  (Color, Rules, squares A1 .. J10, ...)
+from veletas.match import MatchResult, RoundRobin, match, round_robin
 from veletas.playouts import Playouts, playouts
 
 _native: ModuleType | None
@@ -111,20 +113,25 @@ __all__ = [
     "IllegalMoveError",
     "InvalidFenError",
     "InvalidMoveError",
+    "InvalidPlayerError",
     "InvalidRecordError",
     "InvalidRulesError",
+    "MatchResult",
     "MctsBot",
     "Move",
     "Playouts",
     "RandomBot",
+    "RoundRobin",
     "VectorEnv",
     "VeletasError",
     "bots",
     "distributed",
+    "match",
     "meridians",
     "playouts",
     "read_playouts",
     "records",
     "report",
+    "round_robin",
     "svg",
 ]

@@ -11,6 +11,7 @@ __all__ = [
     "IllegalMoveError",
     "InvalidFenError",
     "InvalidMoveError",
+    "InvalidPlayerError",
     "InvalidRecordError",
     "InvalidRulesError",
     "VeletasError",
@@ -35,6 +36,11 @@ class InvalidFenError(VeletasError):
 
 class InvalidRulesError(VeletasError):
     """A bad variant, board size, shooter count or rule option."""
+
+
+class InvalidPlayerError(VeletasError):
+    """A player of a match that cannot be read (``mcts:iterations=0``, an
+    unknown bot or option), or that cannot play the game asked for."""
 
 
 class InvalidRecordError(VeletasError):

@@ -80,8 +80,9 @@ class Estimate(NamedTuple):
         return f"{self.rate:.4f} [{self.low:.4f}, {self.high:.4f}]"
 
 
-def wilson(successes: int, trials: int) -> Estimate:
-    """The proportion ``successes / trials`` with its Wilson score 95% interval.
+def wilson(successes: float, trials: int) -> Estimate:
+    """The proportion ``successes / trials`` with its Wilson score 95% interval
+    (``successes`` may count halves, for games without a winner).
 
     >>> wilson(50, 100)
     Estimate(rate=0.5, low=0.403831..., high=0.596168...)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 __all__ = ["GAMES", "Game", "game_of", "get"]
@@ -54,6 +55,11 @@ class Game:
         if self.web is None:
             return None
         return importlib.import_module(self.web).GAME
+
+    def room(self, module: str) -> ModuleType:
+        """A module of the game's own room, ``veletas.games.<name>.<module>``:
+        ``room("match")`` is what a match between players needs of the game."""
+        return importlib.import_module(f"veletas.games.{self.name}.{module}")
 
     @property
     def draw(self) -> Callable[..., str]:

@@ -1,0 +1,211 @@
+"""``veletas match``: bots against each other, many games in parallel, with
+the score, its interval and the Elo difference; or a round robin of several
+bots with their ratings (:mod:`veletas.match`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import textwrap
+from typing import Any
+
+from veletas import games
+from veletas.cli import options
+from veletas.cli.playout import LOCAL_RAY, seed
+from veletas.errors import VeletasError
+from veletas.match import KINDS, MCTS_OPTIONS, MatchResult, RoundRobin, match, round_robin
+
+DEFAULT_GAMES = 100
+"""The games of a match, or of each pair of a round robin."""
+
+RULES = ("variant", "size", "shooters", "setup_rule", "shooters_block")
+"""The rule options of :func:`options.add_rules`, by their argparse names."""
+
+PLAYERS = f"""\
+players:
+  random                        a uniformly random legal move
+  greedy                        one ply deep: a winning move, else the best
+                                immediate gain; ties at random
+  mcts                          Monte Carlo tree search, 1 s a move
+  mcts:OPTION=VALUE,...         with the options {", ".join(MCTS_OPTIONS)}:
+    iterations=N                  N playouts a move (reproducible)
+    seconds=S                     S seconds a move (with iterations too: whichever
+                                  runs out first; not reproducible)
+    exploration=C                 the UCT constant (default: the game's; 0.7 for
+                                  Veletas)
+
+examples:
+  veletas match mcts:iterations=2000 random --games 200 --variant small
+  veletas match mcts:seconds=0.5 mcts:seconds=0.1 --games 40 --threads 2
+  veletas match --round-robin random greedy mcts:iterations=300 mcts:iterations=3000 \\
+      --games 100 --variant small --json
+
+Seats alternate: A (the first player named) moves first in the even games. Game i's
+bots are seeded from (--seed, i) alone, so with iteration budgets the same command
+plays the same games on any number of threads and on Ray. Ctrl-C stops and
+summarises the games finished."""
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "match",
+        help="play bots against each other and rate them",
+        description=textwrap.fill(
+            "Play games between two players, A and B, and print the score, A's win rate "
+            "with its 95% interval, the Elo difference, the first player's win rate and "
+            "the swap rate under that pairing, and the game lengths. With --round-robin, "
+            "play every pair of two or more players and print their ratings (a "
+            "Bradley-Terry fit in Elo, random = 0) with 95% intervals.",
+            width=88,
+        ),
+        epilog=PLAYERS,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "players",
+        nargs="+",
+        metavar="PLAYER",
+        help=f"a player: {', '.join(KINDS)} or mcts:OPTION=VALUE,... (see below)",
+    )
+    parser.add_argument(
+        "--round-robin",
+        action="store_true",
+        help="play every pair of the players (two or more) and rate them",
+    )
+    parser.add_argument(
+        "--games",
+        type=options.positive,
+        default=DEFAULT_GAMES,
+        help=f"games of the match, or of each pair (default {DEFAULT_GAMES})",
+    )
+    parser.add_argument(
+        "--game",
+        choices=list(games.GAMES),
+        default="veletas",
+        help="the game to play (default veletas)",
+    )
+    parser.add_argument(
+        "--seed", type=seed, default=0, help="the seed of the match, 0 to 2**64 - 1 (default 0)"
+    )
+    options.add_rules(parser)
+    parser.add_argument(
+        "--json", action="store_true", help="print the summary as JSON (the progress bar stays)"
+    )
+    parser.add_argument(
+        "--save",
+        metavar="FILE",
+        help="also write the games to FILE as game records, the players named by their "
+        "specs (see 'veletas replay')",
+    )
+    group = parser.add_argument_group("where to play")
+    group.add_argument(
+        "--threads",
+        type=options.positive,
+        help="games played at once, each on its own thread (default: one per core); "
+        "with --ray, the games of one Ray task at once and the CPUs it asks for (default 1)",
+    )
+    group.add_argument(
+        "--ray",
+        nargs="?",
+        const=LOCAL_RAY,
+        metavar="ADDRESS",
+        help="play on a Ray cluster: the one whose head is at ADDRESS (HOST:PORT), or a "
+        "local Ray runtime without ADDRESS; the games are the same as on this machine "
+        '(needs pip install "veletas[ray]")',
+    )
+    group.add_argument(
+        "--chunk-size",
+        type=options.positive,
+        metavar="GAMES",
+        help="with --ray, the games of one Ray task (default: a quarter of the games "
+        "per CPU, at most 16)",
+    )
+    defaults = {name: parser.get_default(name) for name in RULES}
+    parser.set_defaults(handler=lambda args: run(args, defaults))
+
+
+def run(args: argparse.Namespace, rule_defaults: dict[str, Any]) -> int:
+    if args.round_robin and len(args.players) < 2:
+        return _fail("--round-robin needs two players or more")
+    if not args.round_robin and len(args.players) != 2:
+        return _fail(
+            f"a match needs two players, A and B, not {len(args.players)} "
+            "(use --round-robin for more)"
+        )
+    if args.chunk_size is not None and args.ray is None:
+        return _fail("--chunk-size needs --ray")
+    if args.save is not None:
+        problem = _unwritable(args.save)
+        if problem is not None:
+            return _fail(f"cannot write {args.save!r}: {problem}")
+        if not hasattr(games.get(args.game).room("match"), "record"):
+            return _fail(f"{args.game} games cannot be written as records yet")
+    # The game's Board gets the rule options given; the others keep its defaults.
+    given = options.rules_kwargs(args)
+    rules = {key: value for key, value in given.items() if value != rule_defaults[key]}
+    common: dict[str, Any] = {
+        "game": args.game,
+        "seed": args.seed,
+        "threads": args.threads,
+        "ray": False if args.ray is None else (args.ray or True),
+        "chunk_size": args.chunk_size,
+        **rules,
+    }
+    result: MatchResult | RoundRobin
+    try:
+        if args.round_robin:
+            result = round_robin(args.players, args.games, **common)
+        else:
+            a, b = args.players
+            result = match(a, b, args.games, **common)
+    except (ModuleNotFoundError, ConnectionError) as error:
+        return _fail(str(error))
+    except VeletasError:
+        raise  # the command line prints it
+    except ValueError as error:
+        return _fail(str(error))
+    if result.interrupted:
+        played, requested = _counts(result)
+        print(f"veletas: interrupted: {played:,} of {requested:,} games finished", file=sys.stderr)
+    if args.json:
+        print(json.dumps(result.summary(), indent=2))
+    else:
+        print(result)
+    if args.save is not None:
+        _save(result, args.save)
+    return 130 if result.interrupted else 0
+
+
+def _counts(result: MatchResult | RoundRobin) -> tuple[int, int]:
+    pairs = result.pairs if isinstance(result, RoundRobin) else (result,)
+    return sum(len(p) for p in pairs), sum(p.requested for p in pairs)
+
+
+def _save(result: MatchResult | RoundRobin, path: str) -> None:
+    from veletas import records
+
+    pairs = result.pairs if isinstance(result, RoundRobin) else (result,)
+    written = records.write((record for p in pairs for record in p.records()), None)
+    with open(path, "w", encoding="utf-8") as file:
+        file.write(written if any(len(p) for p in pairs) else "")
+    played, _ = _counts(result)
+    print(f"wrote {played:,} games to {path}", file=sys.stderr)
+
+
+def _unwritable(path: str) -> str | None:
+    """Why ``path`` cannot be written, or None if it can."""
+    if os.path.isdir(path):
+        return "it is a directory"
+    directory = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(directory):
+        return f"no directory {directory!r}"
+    if not os.access(directory, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        return "permission denied"
+    return None
+
+
+def _fail(message: str) -> int:
+    print(f"veletas: error: {message}", file=sys.stderr)
+    return 2
