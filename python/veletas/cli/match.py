@@ -20,7 +20,7 @@ from veletas.match import KINDS, MCTS_OPTIONS, MatchResult, RoundRobin, match, r
 DEFAULT_GAMES = 100
 """The games of a match, or of each pair of a round robin."""
 
-RULES = ("variant", "size", "shooters", "setup_rule", "shooters_block")
+RULES = ("variant", "size", "shooters", "setup_rule", "shooters_block", "pie")
 """The rule options of :func:`options.add_rules`, by their argparse names."""
 
 PLAYERS = f"""\
@@ -79,12 +79,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=options.positive,
         default=DEFAULT_GAMES,
         help=f"games of the match, or of each pair (default {DEFAULT_GAMES})",
-    )
-    parser.add_argument(
-        "--game",
-        choices=list(games.GAMES),
-        default="veletas",
-        help="the game to play (default veletas)",
     )
     parser.add_argument(
         "--seed", type=seed, default=0, help="the seed of the match, 0 to 2**64 - 1 (default 0)"

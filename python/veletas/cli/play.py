@@ -8,6 +8,7 @@ from typing import Any
 
 import veletas
 from veletas import records
+from veletas import games
 from veletas.cli import draw, options
 
 BOTS = ("mcts", "greedy", "random")
@@ -83,6 +84,7 @@ class Game:
     def __init__(self, board: Any, players: list[Any], names: list[str], color: bool) -> None:
         self.board = board
         self.terminal = draw.terminal(board)
+        self.rules = games.game_of(board).room("match")
         self.players = players
         self.names = names
         self.color = color
@@ -94,8 +96,10 @@ class Game:
         return any(move.is_swap for move in self.board.move_stack)
 
     def seat_to_act(self) -> int:
-        """The first player holds the first colour until a swap."""
-        return int(self.board.turn) ^ self.swapped
+        """The seat of the player to act, as the game's rules give it (the
+        first player holds the first colour until a swap)."""
+        seat: int = self.rules.seat_to_act(self.board, self.swapped)
+        return seat
 
     def colour_names(self) -> dict[int, str]:
         """The player's name of each colour (as an int)."""

@@ -8,6 +8,7 @@
 use core::fmt;
 
 use super::bitboard::{Bitboard, STRIDE};
+use super::color::Color;
 use super::moves::Move;
 use super::point::{GRID, Point};
 use super::position::{Phase, Position};
@@ -266,10 +267,21 @@ impl GameState {
         self.position.size()
     }
 
-    /// The seat to act: 0 for the first player, 1 for the second.
+    /// The seat to act: 0 for the first player, 1 for the second. Under the
+    /// pie rule the first player places Dark's first stone too (MERIDIANS.md
+    /// section 5), before the second player decides on the swap.
     #[inline]
     pub fn seat_to_act(&self) -> usize {
-        self.position.turn().index() ^ usize::from(self.swapped)
+        let position = &self.position;
+        if position.pie()
+            && position.phase() == Phase::Open
+            && position.turn() == Color::Dark
+            && position.stone_count(Color::Light) == 1
+            && position.stone_count(Color::Dark) == 0
+        {
+            return 0;
+        }
+        position.turn().index() ^ usize::from(self.swapped)
     }
 
     /// The winning seat, once there is one.

@@ -34,18 +34,21 @@ def test_a_whole_game_against_a_bot_through_a_terminal(tmp_path, pie: bool) -> N
     chooser = meridians.reference.Board  # the position is read back from the screen
     greedy = __import__("veletas").GreedyBot(9)
 
-    child.expect(PROMPT)
-    fen = last_position(child.before)
+    if pie:
+        # The first player places Light's stone and Dark's (MERIDIANS.md
+        # section 5); then the pie decision is the second player's: ours.
+        child.expect("Pie rule: you may swap")
+        fen = last_position(child.before)
+        child.expect(PROMPT)
+    else:
+        child.expect(PROMPT)
+        fen = last_position(child.before)
+    if pie:
+        assert chooser(fen, pie=True).stones == (1, 1), fen
     child.sendline("f77")
     child.expect("'f77' is not a move or a command")
     child.expect(PROMPT)
     if pie:
-        # Light's stone and Dark's stone were placed by the bot and by us:
-        # place ours first, then the pie decision is ours.
-        board = chooser(fen, pie=True)
-        child.sendline(str(greedy.choose(board)))
-        child.expect("Pie rule: you may swap")
-        child.expect(PROMPT)
         child.sendline("yes")
         child.expect(PROMPT)
         fen = last_position(child.before)
