@@ -212,6 +212,7 @@ class MctsBot:
     exploration: float | None
     last_search: SearchInfo | None
     _players: dict[str, Any]
+    _kwargs: dict[str, Any]
 
     def __init__(
         self,
@@ -260,7 +261,7 @@ class MctsBot:
         :raises ValueError: if the game is over.
         """
         position = _position(board)
-        player = self._players.get(position.game)
+        player: Any = self._players.get(position.game)
         if player is None:  # one search per game, made when first needed
             native = (
                 _veletas.MctsPlayer if position.game == "veletas" else _veletas.MeridiansMctsPlayer

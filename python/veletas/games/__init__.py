@@ -45,6 +45,15 @@ class Game:
         reference = importlib.import_module(f"{self.package}.reference")
         return tuple({api.Board, reference.Board})
 
+    def encoding(self) -> Any:
+        """The module of its action encoding for the learning adapters
+        (``veletas.games.<name>.encoding``): ``DecisionState``,
+        ``observation_for``, ``OBSERVATION_PLANES``, ``describe``,
+        ``action_to_string``, ``new_state``, ``rules_of``,
+        ``OPENSPIEL_PARAMETERS``, ``openspiel_start``, ``max_game_length`` and
+        ``vector_env_type``."""
+        return importlib.import_module(f"veletas.games.{self.name}.encoding")
+
     @property
     def draw(self) -> Callable[..., str]:
         """``draw(board, **options)``: the SVG picture of a position."""
