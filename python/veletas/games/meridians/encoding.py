@@ -134,8 +134,8 @@ def board_plane(size: str) -> np.ndarray:
     points (c, r) with ``|c - r| <= B - 1``, 0 on the two cut corners.
 
     >>> plane = board_plane("6-7")
-    >>> int(plane.sum()), plane[0, 6], plane[0, 7]
-    (114, 1.0, 0.0)
+    >>> int(plane.sum()), plane[0].tolist()
+    (114, [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0])
     """
     plane: np.ndarray = _board_plane(check_size(size)).copy()
     return plane
@@ -182,8 +182,8 @@ class DecisionState:
 
     >>> from veletas import meridians
     >>> state = DecisionState(meridians.Board("6/7/8/9/10/10/9/8/7/x5 d open", pie=True))
-    >>> state.seat_to_act, state.apply(0)  # the first player places Dark's first stone
-    (0, Move.parse('a1'))
+    >>> state.seat_to_act, state.apply(99)  # the first player places Dark's first stone
+    (0, Move.parse('j10'))
     >>> state.legal_actions(), state.seat_to_act  # swap or keep, by the second player
     ([100, 101], 1)
     >>> _ = state.apply(100)
