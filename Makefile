@@ -44,6 +44,10 @@ bench: ## Run the benchmarks (ratios measured in one run); write their figures i
 	$(PYTHON) scripts/bench_figures.py $(BENCH_JSON)
 	cargo bench --workspace
 
+.PHONY: bench-serve
+bench-serve: ## Load test of veletas serve: 20 clients against a 0.05 s bot for 60 s
+	$(PYTHON) -m pytest benches/test_serve_load.py -m slow -s -p no:randomly
+
 .PHONY: ci
 ci: ## What CI runs, on this checkout
 	bash .ci/run

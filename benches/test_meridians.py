@@ -81,3 +81,22 @@ def test_random_games(benchmark, report) -> None:
         games_per_second(reference_games, 50, repeat=2),
         target=300,
     )
+
+
+def meridians_playouts(threads: int):
+    from veletas import meridians
+
+    return lambda games: meridians.playouts(games, threads=threads)
+
+
+def test_two_threads_against_one(benchmark, report) -> None:
+    benchmark.group = "meridians threads, 6-7"
+    benchmark.pedantic(meridians_playouts(2), args=(20_000,), rounds=3)
+    report(
+        "Meridians playouts, 2 threads vs 1",
+        "2 threads",
+        games_per_second(meridians_playouts(2), 40_000),
+        "1 thread",
+        games_per_second(meridians_playouts(1), 40_000),
+        target=1.8,
+    )

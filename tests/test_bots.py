@@ -56,6 +56,7 @@ def test_not_a_board_is_a_type_error(bot: object) -> None:
         ({"seed": -1}, "seed must be in 0 .. 2\\*\\*64 - 1, got -1"),
         ({"seed": 1 << 64}, "seed must be in"),
         ({"exploration": -0.1}, "exploration must be 0 or more"),
+        ({"max_nodes": 0}, "max_nodes must be 1 or more, got 0"),
     ],
 )
 def test_bad_mcts_arguments_are_refused(kwargs: dict, message: str) -> None:
@@ -154,3 +155,76 @@ def test_random_and_greedy_bots_follow_their_seed() -> None:
     assert veletas.RandomBot(3).choose(board) == veletas.RandomBot(3).choose(board)
     assert veletas.GreedyBot(3).choose(board) == veletas.GreedyBot(3).choose(board)
     assert repr(veletas.GreedyBot(3)) == "GreedyBot(3)"
+
+
+def test_a_raised_stop_flag_ends_the_search_with_a_legal_move() -> None:
+    board = veletas.Board(MIDGAME)
+    stop = veletas.bots.StopFlag()
+    assert not stop.is_set()
+    stop.set()
+    bot = MctsBot(seconds=3600)
+    move = bot.choose(board, stop=stop)
+    assert move in board.legal_moves
+    assert bot.last_search is not None
+    assert bot.last_search.iterations == 0
+    stop.clear()
+    assert not stop.is_set()
+    assert repr(stop) == "StopFlag(set=False)"
+    with pytest.raises(TypeError, match="StopFlag"):
+        bot.choose(board, stop=True)
+
+
+def test_a_stop_flag_raised_from_another_thread_ends_a_long_search() -> None:
+    import threading
+
+    board = veletas.Board(variant="standard")
+    stop = veletas.bots.StopFlag()
+    timer = threading.Timer(0.2, stop.set)
+    timer.start()
+    bot = MctsBot(seconds=3600)
+    move = bot.choose(board, stop=stop)  # returns (or the test never ends)
+    timer.join()
+    assert move in board.legal_moves
+    assert bot.last_search is not None
+    assert bot.last_search.iterations > 0
+
+
+def test_analysis_lists_the_most_visited_legal_moves(backend: ModuleType) -> None:
+    board = backend.Board(MIDGAME)
+    bot = MctsBot(iterations=4000, seed=5)
+    analysis = bot.analyse(board, top=4)
+    assert len(analysis.moves) == 4
+    assert analysis.iterations >= 4000
+    assert analysis.visits >= analysis.iterations
+    visits = [m.visits for m in analysis.moves]
+    assert visits == sorted(visits, reverse=True)
+    for stats in analysis.moves:
+        assert isinstance(stats.move, backend.Move)
+        assert stats.move in board.legal_moves
+        assert stats.share == pytest.approx(stats.visits / analysis.visits)
+        assert 0 <= stats.value <= 1
+    assert len({m.move for m in analysis.moves}) == 4
+    assert board.fen() == MIDGAME
+    # The tree is kept for the move that follows.
+    bot.choose(board)
+    assert bot.last_search is not None
+    assert bot.last_search.reused
+
+
+def test_analysis_arguments_are_checked() -> None:
+    bot = MctsBot(iterations=10)
+    with pytest.raises(ValueError, match="top must be 1 or more, got 0"):
+        bot.analyse(veletas.Board(MIDGAME), top=0)
+    with pytest.raises(TypeError, match="top must be an int"):
+        bot.analyse(veletas.Board(MIDGAME), top=2.0)
+    with pytest.raises(ValueError, match="the game is over"):
+        bot.analyse(veletas.Board(FINISHED))
+    with pytest.raises(TypeError, match="StopFlag"):
+        bot.analyse(veletas.Board(MIDGAME), stop="now")
+
+
+def test_a_small_tree_keeps_its_node_cap() -> None:
+    bot = MctsBot(iterations=5000, max_nodes=1000, seed=1)
+    bot.choose(veletas.Board(MIDGAME))
+    assert bot.last_search is not None
+    assert bot.last_search.nodes <= 1000

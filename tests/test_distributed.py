@@ -62,6 +62,21 @@ def test_records_and_a_start_board_travel_too(cluster: RayCluster) -> None:
     assert games.board(3_000).fen() == expected.board(3_000).fen()
 
 
+def test_meridians_games_are_those_of_one_machine(cluster: RayCluster) -> None:
+    kwargs = {"game": "meridians", "size": "5-6", "pie": True, "seed": 9, "record": True}
+    games = veletas.distributed.playouts(5_001, address=cluster.address, chunk_size=700, **kwargs)
+    expected = veletas.meridians.playouts(5_001, size="5-6", pie=True, seed=9, record=True)
+    for name in ["winner", "swapped", "plies", "stones", "moves", "offsets"]:
+        np.testing.assert_array_equal(getattr(games, name), getattr(expected, name), err_msg=name)
+    assert games.game == "meridians"
+    assert games.rules == expected.rules
+
+
+def test_meridians_refuses_veletas_options() -> None:
+    with pytest.raises(veletas.InvalidRulesError, match="variant: Veletas options"):
+        veletas.distributed.playouts(10, game="meridians", variant="small")
+
+
 def test_a_killed_worker_changes_nothing(cluster: RayCluster) -> None:
     # Chunks of about 0.1 s: a worker is found playing one within the run.
     killer = WorkerKiller(cluster, "veletas playouts")
@@ -100,6 +115,21 @@ def test_the_command_line_plays_on_the_cluster(
     local = json.loads(capsys.readouterr().out)
     assert remote["where"] == f"the Ray cluster at {cluster.address} (1 node, 2 CPUs)"
     volatile = {"seconds", "games_per_second", "where"}
+    assert {k: v for k, v in remote.items() if k not in volatile} == {
+        k: v for k, v in local.items() if k not in volatile
+    }
+
+
+def test_the_command_line_plays_meridians_on_the_cluster(
+    cluster: RayCluster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["playout", "--json", "--games", "20000", "--game", "meridians", "--size", "5-6"]
+    assert main([*args, "--ray", cluster.address, "--chunk-size", "2999"]) == 0
+    remote = json.loads(capsys.readouterr().out)
+    assert main(args) == 0
+    local = json.loads(capsys.readouterr().out)
+    volatile = {"seconds", "games_per_second", "where"}
+    assert remote["game"] == "meridians"
     assert {k: v for k, v in remote.items() if k not in volatile} == {
         k: v for k, v in local.items() if k not in volatile
     }

@@ -71,3 +71,11 @@ def test_relative_links_lead_to_files(page: Path) -> None:
     for link in relative_links(page):
         target = (page.parent / link.split("#")[0]).resolve()
         assert target.is_file(), f"{page.relative_to(ROOT)}: {link} leads to no file"
+
+
+def test_the_pictures_of_the_page_are_kept() -> None:
+    readme = (DOCS.parent / "README.md").read_text()
+    assert "docs/images/serve.png" in readme
+    for name in ("serve.png", "serve-hint.png"):
+        assert (DOCS / "images" / name).read_bytes().startswith(b"\x89PNG")
+        assert f"images/{name}" in (DOCS / "serve.md").read_text()

@@ -24,6 +24,9 @@ MODULES = [
     "veletas.games.veletas.reference.geometry",
     "veletas.games.veletas.reference.move",
     "veletas.svg",
+    "veletas.games.veletas.svg",
+    "veletas.games.veletas.web",
+    "veletas.serve.app",
     "veletas.games.veletas.reference.playouts",
 ]
 

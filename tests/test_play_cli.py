@@ -11,7 +11,7 @@ import veletas
 from veletas import records
 from veletas.cli import main
 from veletas.cli.draw import board_text
-from veletas.cli.play import moves_text
+from veletas.games.veletas.terminal import moves_text
 
 PROMPT = r"\((black|white)\)> "
 POSITION = re.compile(r"position: (\S+ [bw] \w+ \d+)")

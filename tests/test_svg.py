@@ -176,6 +176,13 @@ def test_setup_moves_mark_the_square_and_swaps_nothing(backend: ModuleType) -> N
     board.push_str("swap")
     root = parse(veletas.svg.board(board, lastmove=board.peek()))
     assert not any((element.get("class") or "").startswith("lastmove") for element in root.iter())
+    # White's setup stone ends setup: it is placed, not shot by a shooter.
+    for text in ("*e5", "*c5", "g7"):
+        board.push_str(text)
+    assert board.phase == "play"
+    root = parse(veletas.svg.board(board, lastmove=board.peek()))
+    assert len(with_class(root, "lastmove target")) == 1
+    assert with_class(root, "lastmove shot") == []
 
 
 @pytest.mark.parametrize("variant", ["small", "standard"])
@@ -223,3 +230,29 @@ def test_boards_draw_themselves_in_notebooks(backend: ModuleType) -> None:
     assert len(with_class(root, "lastmove path")) == 1
     assert len(with_class(root, "shooter")) == 3
     assert root.find(f"{NS}title").text == board.fen()
+
+
+def test_every_square_is_an_element_named_by_data_square(backend: ModuleType) -> None:
+    for board in random_boards(backend)[::5]:
+        for flipped in (False, True):
+            root = parse(veletas.svg.board(board, flipped=flipped))
+            squares = with_class(root, "square")
+            names = [element.get("data-square") for element in squares]
+            n = board.size
+            assert sorted(names) == sorted(
+                veletas.square_name(veletas.square(f, r)) for f in range(n) for r in range(n)
+            )
+            # On top of everything, so that clicks reach them, and where the
+            # pieces of those squares are drawn.
+            assert list(root)[-2].get("class") == "squares"
+            for element in squares:
+                sq = parse_square(element.get("data-square"))
+                piece = board.piece_at(sq)
+                if piece is None:
+                    continue
+                x, y = float(element.get("x")), float(element.get("y"))
+                size = float(element.get("width"))
+                drawn = [e for e in root.iter() if e.get("class") in CLASSES]
+                assert any(
+                    x < centre_of(e)[0] < x + size and y < centre_of(e)[1] < y + size for e in drawn
+                )

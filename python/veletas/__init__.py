@@ -76,7 +76,7 @@ else:
         f"unknown VELETAS_IMPLEMENTATION {IMPLEMENTATION!r}: expected 'rust' or 'python'"
     )
 
-from veletas import distributed, records, svg  # noqa: E402  (they use Board and Move)
+from veletas import distributed, meridians, records, svg  # noqa: E402  (they use Board and Move)
 
 _NATIVE_ONLY = ("GreedyBot", "MctsBot", "RandomBot", "VectorEnv", "bots")
 
@@ -119,6 +119,7 @@ __all__ = [
     "VeletasError",
     "bots",
     "distributed",
+    "meridians",
     "playouts",
     "records",
     "svg",

@@ -33,6 +33,7 @@ __all__ = [
     "MeridiansMove",
     "MeridiansVectorEnv",
     "Move",
+    "StopFlag",
     "VectorEnv",
     "__version__",
     "greedy_move",
@@ -525,9 +526,32 @@ class MctsPlayer:
         *,
         iterations: int | None = None,
         seconds: float | None = None,
+        stop: StopFlag | None = None,
     ) -> tuple[str, int, float, bool, int] | None:
         """Searches the turn of ``fen``: ``(move, iterations, value, reused,
-        nodes)``, or None at the end of the game. Runs without the GIL.
+        nodes)``, or None at the end of the game. Runs without the GIL, and
+        ends early once ``stop`` is raised.
+
+        :raises ValueError: without a positive budget.
+        :raises InvalidFenError: for a refused position string.
+        """
+
+    def analyse(
+        self,
+        fen: str,
+        setup_rule: str,
+        shooters_block: bool,
+        swapped: bool,
+        *,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        stop: StopFlag | None = None,
+        top: int = 5,
+    ) -> tuple[list[tuple[str, int, float]], int, int] | None:
+        """Searches the turn of ``fen`` without playing: ``(moves, visits,
+        iterations)``, the ``top`` most visited whole moves as ``(move,
+        visits, value)``, the visits of the position and the iterations run;
+        None at the end of the game. The trees stay at ``fen``.
 
         :raises ValueError: without a positive budget.
         :raises InvalidFenError: for a refused position string.
@@ -535,6 +559,21 @@ class MctsPlayer:
 
     def clear(self) -> None:
         """Forgets the trees."""
+
+@final
+class StopFlag:
+    """A flag that ends a search early when it is raised, from any thread.
+    Like ``threading.Event``, it starts lowered."""
+
+    def __new__(cls) -> StopFlag: ...
+    def set(self) -> None:
+        """Raises the flag: a search that reads it stops soon after."""
+
+    def clear(self) -> None:
+        """Lowers the flag again."""
+
+    def is_set(self) -> bool:
+        """Whether the flag is raised."""
 
 def random_move(
     fen: str, setup_rule: str, shooters_block: bool, seed: int, index: int
@@ -679,7 +718,19 @@ class MeridiansMctsPlayer:
         *,
         iterations: int | None = None,
         seconds: float | None = None,
+        stop: StopFlag | None = None,
     ) -> tuple[str, int, float, bool, int] | None: ...
+    def analyse(
+        self,
+        fen: str,
+        pie: bool,
+        swapped: bool,
+        *,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        stop: StopFlag | None = None,
+        top: int = 5,
+    ) -> tuple[list[tuple[str, int, float]], int, int] | None: ...
     def clear(self) -> None: ...
 
 @final

@@ -15,7 +15,15 @@ True
 True
 
 The engines are native (``veletas._veletas``) and run without the GIL, so
-bots in several Python threads search at the same time.
+bots in several Python threads search at the same time. A search in one
+thread can be ended from another with a :class:`StopFlag`:
+
+>>> import threading
+>>> stop = StopFlag()
+>>> bot = veletas.MctsBot(seconds=3600)
+>>> threading.Timer(0.05, stop.set).start()
+>>> bot.choose(board, stop=stop) in board.legal_moves   # after about 0.05 s
+True
 """
 
 from __future__ import annotations
@@ -29,7 +37,21 @@ from typing import Any, ClassVar, Protocol
 
 from veletas import _veletas, games
 
-__all__ = ["DEFAULT_SECONDS", "Bot", "GreedyBot", "MctsBot", "RandomBot", "SearchInfo"]
+__all__ = [
+    "DEFAULT_SECONDS",
+    "Analysis",
+    "Bot",
+    "GreedyBot",
+    "MctsBot",
+    "MoveStats",
+    "RandomBot",
+    "SearchInfo",
+    "StopFlag",
+]
+
+StopFlag = _veletas.StopFlag
+"""A flag that ends a search early when it is raised from another thread
+(``set()``; also ``clear()`` and ``is_set()``, as ``threading.Event``)."""
 
 DEFAULT_SECONDS = 1.0
 """The thinking time of :class:`MctsBot` per move when no budget is given."""
@@ -58,6 +80,40 @@ class SearchInfo:
     """Whether statistics from earlier moves were kept (tree reuse)."""
     nodes: int
     """The nodes held by the search trees after the move."""
+
+
+@dataclasses.dataclass(frozen=True)
+class MoveStats:
+    """One move of an :class:`Analysis`."""
+
+    move: Any
+    """The move, of the board's own ``Move`` type."""
+    visits: int
+    """The playouts that went through the whole move."""
+    share: float
+    """``visits`` as a share of the playouts of the position, 0 to 1."""
+    value: float
+    """The estimated chance that the player to act wins after the move, 0 to 1."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Analysis:
+    """What :meth:`MctsBot.analyse` found: the most visited moves first."""
+
+    moves: list[MoveStats]
+    """The best moves, most visited first."""
+    visits: int
+    """The playouts that went through the position (reused ones included)."""
+    iterations: int
+    """The playouts this analysis ran."""
+    seconds: float
+    """The wall-clock time it took."""
+
+
+def _check_stop(stop: object) -> Any:
+    if stop is not None and not isinstance(stop, _veletas.StopFlag):
+        raise TypeError(f"stop must be a veletas.bots.StopFlag, not {type(stop).__name__}")
+    return stop
 
 
 def _check_seed(seed: object) -> int:
@@ -189,8 +245,12 @@ class MctsBot:
         one thread, the bot plays the same moves for the same seed.
     :param exploration: the UCT constant (default: the game's own, 0.7 for
         Veletas and 1.4 for Meridians; see ``docs/bots.md``).
+    :param max_nodes: the most nodes one search tree holds (24 bytes each;
+        default 8 million); a full tree stops growing and keeps refining
+        its statistics.
     :raises ValueError: for a budget that is not positive, ``threads`` below 1,
-        a seed outside 0 .. 2**64 - 1 or a negative exploration constant.
+        a seed outside 0 .. 2**64 - 1, a negative exploration constant or
+        ``max_nodes`` below 1.
 
     The bot keeps its search trees from one move to the next: when it is
     asked about a position that its tree already explored (its own last move
@@ -221,6 +281,7 @@ class MctsBot:
         threads: int = 1,
         seed: int = 0,
         exploration: float | None = None,
+        max_nodes: int | None = None,
     ) -> None:
         if seconds is not None:
             if not isinstance(seconds, numbers.Real) or isinstance(seconds, bool):
@@ -243,6 +304,12 @@ class MctsBot:
             if exploration < 0:
                 raise ValueError(f"exploration must be 0 or more, got {exploration!r}")
             kwargs["exploration"] = float(exploration)
+        if max_nodes is not None:
+            if not isinstance(max_nodes, numbers.Integral) or isinstance(max_nodes, bool):
+                raise TypeError(f"max_nodes must be an int, not {type(max_nodes).__name__}")
+            if max_nodes < 1:
+                raise ValueError(f"max_nodes must be 1 or more, got {max_nodes!r}")
+            kwargs["max_nodes"] = int(max_nodes)
         if seconds is None and iterations is None:
             seconds = DEFAULT_SECONDS
         self.seconds = None if seconds is None else float(seconds)
@@ -255,18 +322,15 @@ class MctsBot:
         self.last_search = None
         """What the last :meth:`choose` did; None before the first."""
 
-    def choose(self, board: Any) -> Any:
+    def choose(self, board: Any, *, stop: StopFlag | None = None) -> Any:
         """The move the search finds best for the player to act on ``board``.
 
+        :param stop: a :class:`StopFlag`; once another thread raises it, the
+            search ends and the best move found so far is played.
         :raises ValueError: if the game is over.
         """
         position = _position(board)
-        player: Any = self._players.get(position.game)
-        if player is None:  # one search per game, made when first needed
-            native = (
-                _veletas.MctsPlayer if position.game == "veletas" else _veletas.MeridiansMctsPlayer
-            )
-            player = self._players[position.game] = native(**self._kwargs)
+        player = self._player_for(position.game)
         start = time.perf_counter()
         found = player.choose(
             position.fen,
@@ -274,6 +338,7 @@ class MctsBot:
             position.swapped,
             iterations=self.iterations,
             seconds=self.seconds,
+            stop=_check_stop(stop),
         )
         fen = position.fen
         elapsed = time.perf_counter() - start
@@ -282,6 +347,58 @@ class MctsBot:
         text, iterations, value, reused, nodes = found
         self.last_search = SearchInfo(iterations, elapsed, value, reused, nodes)
         return _move(board, text)
+
+    def _player_for(self, game: str) -> Any:
+        """The native search of ``game``, made when first needed."""
+        player = self._players.get(game)
+        if player is None:
+            native = _veletas.MctsPlayer if game == "veletas" else _veletas.MeridiansMctsPlayer
+            player = self._players[game] = native(**self._kwargs)
+        return player
+
+    def analyse(self, board: Any, *, top: int = 5, stop: StopFlag | None = None) -> Analysis:
+        """Search the position of ``board`` as :meth:`choose` does, within the
+        same budget, without playing: the ``top`` most visited whole moves
+        with their share of the playouts and their estimated chance to win.
+        The statistics are kept for the bot's next move.
+
+        >>> import veletas
+        >>> board = veletas.Board("7/2x4/7/1s5/7/o1s2s1/7 b play 3")
+        >>> analysis = veletas.MctsBot(iterations=3000, seed=1).analyse(board, top=3)
+        >>> len(analysis.moves), all(m.move in board.legal_moves for m in analysis.moves)
+        (3, True)
+        >>> analysis.moves[0].visits >= analysis.moves[1].visits >= analysis.moves[2].visits
+        True
+
+        :param top: how many moves to list, 1 or more.
+        :param stop: a :class:`StopFlag` that ends the search early.
+        :raises ValueError: if the game is over or ``top`` is below 1.
+        """
+        if not isinstance(top, numbers.Integral) or isinstance(top, bool):
+            raise TypeError(f"top must be an int, not {type(top).__name__}")
+        if top < 1:
+            raise ValueError(f"top must be 1 or more, got {top!r}")
+        position = _position(board)
+        fen = position.fen
+        start = time.perf_counter()
+        found = self._player_for(position.game).analyse(
+            fen,
+            *position.options,
+            position.swapped,
+            iterations=self.iterations,
+            seconds=self.seconds,
+            stop=_check_stop(stop),
+            top=int(top),
+        )
+        elapsed = time.perf_counter() - start
+        if found is None:  # pragma: no cover - is_game_over() said otherwise
+            raise ValueError(f"no legal move in {fen!r}")
+        moves, visits, iterations = found
+        stats = [
+            MoveStats(_move(board, text), count, count / max(visits, 1), value)
+            for text, count, value in moves
+        ]
+        return Analysis(stats, visits, iterations, elapsed)
 
     def reset(self) -> None:
         """Forget the search trees (say, before a new game)."""

@@ -38,6 +38,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from veletas._checks import count, integer
+from veletas.errors import InvalidRulesError
 from veletas.playouts import PlayoutJob, Playouts
 
 __all__ = [
@@ -100,15 +101,17 @@ def playouts(
     chunk_size: int | None = None,
     max_retries: int = MAX_RETRIES,
     progress: bool | None = None,
+    game: str = "veletas",
     variant: str = "standard",
-    size: int | None = None,
+    size: int | str | None = None,
     shooters: int | None = None,
     setup_rule: str = "perimeter",
     shooters_block: bool = False,
+    pie: bool = False,
     start: Any = None,
     seed: int = 0,
     threads: int | None = None,
-    policy: str = "micro",
+    policy: str | None = None,
     record: bool = False,
 ) -> Playouts:
     """Play ``n_games`` random games on a Ray cluster: the games, arrays and
@@ -129,7 +132,11 @@ def playouts(
     cluster). ``max_retries`` is how often Ray plays a chunk again after its
     worker process or node died (``-1``: without limit). ``progress`` shows a
     progress bar of the finished games on stderr (None: when stderr is a
-    terminal). The other arguments are those of :func:`veletas.playouts`.
+    terminal). ``game`` names the game (``"veletas"`` or ``"meridians"``); the
+    other arguments are those of :func:`veletas.playouts`, or for Meridians
+    ``size`` (``"6-7"`` by default), ``pie``, ``start``, ``seed``, ``threads``
+    and ``record`` of :func:`veletas.meridians.playouts`; the options of the
+    other game must be left at their defaults.
 
     Every node of the cluster needs the same version of veletas installed:
     the tasks play their games with the node's native core.
@@ -146,18 +153,37 @@ def playouts(
     :raises ModuleNotFoundError: if Ray is not installed.
     """
     n_games = count(n_games)
-    job = PlayoutJob.make(
-        variant=variant,
-        size=size,
-        shooters=shooters,
-        setup_rule=setup_rule,
-        shooters_block=shooters_block,
-        start=start,
-        seed=seed,
-        threads=threads,
-        policy=policy,
-        record=record,
-    )
+    common = {"start": start, "seed": seed, "threads": threads, "record": record}
+    if game == "meridians":
+        others = {
+            "variant": variant != "standard",
+            "shooters": shooters is not None,
+            "setup_rule": setup_rule != "perimeter",
+            "shooters_block": shooters_block,
+        }
+        given = [name for name, changed in others.items() if changed]
+        if given:
+            raise InvalidRulesError(f"{', '.join(given)}: Veletas options, not for Meridians")
+        job = PlayoutJob.make(
+            game=game,
+            size="6-7" if size is None else size,
+            pie=pie,
+            policy=policy or "uniform",
+            **common,
+        )
+    else:
+        if pie:
+            raise InvalidRulesError("pie is a Meridians option: Veletas always has the pie rule")
+        job = PlayoutJob.make(
+            game=game,
+            variant=variant,
+            size=size,
+            shooters=shooters,
+            setup_rule=setup_rule,
+            shooters_block=shooters_block,
+            policy=policy or "micro",
+            **common,
+        )
     chunk_size = _check_chunk_size(chunk_size)
     max_retries = _check_max_retries(max_retries)
     _check_address(address)

@@ -66,7 +66,7 @@ from typing import Any
 
 from veletas.errors import IllegalMoveError, InvalidMoveError, InvalidRecordError, VeletasError
 
-__all__ = ["RESULTS", "GameRecord", "read", "write"]
+__all__ = ["RESULTS", "GameRecord", "read", "result_of", "write"]
 
 RESULTS = ("1-0", "0-1", "*")
 """The results: Black won, White won, unfinished."""
@@ -79,8 +79,12 @@ _NUMBER = re.compile(r"^(\d+)\.$")
 _LINE_WIDTH = 79
 
 
-def _result_of(winner: int | None) -> str:
-    """The result of a game whose winner is colour 0, colour 1 or None."""
+def result_of(winner: int | None) -> str:
+    """The result tag of a game whose winner is colour 0, colour 1 or None.
+
+    >>> result_of(0), result_of(1), result_of(None)
+    ('1-0', '0-1', '*')
+    """
     return {0: "1-0", 1: "0-1", None: "*"}[None if winner is None else int(winner)]
 
 
@@ -200,7 +204,7 @@ class GameRecord:
         game = _game_of_rules(rules)
         room = _room(game)
         moves = board.move_stack
-        final = _result_of(board.winner)
+        final = result_of(board.winner)
         if result is None:
             result = final
         if result not in RESULTS:
@@ -454,7 +458,7 @@ def _read_moves(tags: dict[str, tuple[int, str]], block: _Block) -> GameRecord:
         raise _fail(last_line, "the moves do not end with a result (1-0, 0-1 or *)")
     if end[1] != result:
         raise _fail(end[0], f"the moves end with {end[1]!r} but {_tag('Result', result)}")
-    final = _result_of(board.winner)
+    final = result_of(board.winner)
     if final != "*" and result != final:
         raise _fail(result_line, f"{_tag('Result', result)} but the final position is won: {final}")
     has_swap = any(move.is_swap for move in board.move_stack)

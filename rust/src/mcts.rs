@@ -17,6 +17,11 @@
 //!   the statistics gathered for it survive from one move to the next.
 //! - With one thread and an iteration budget, a search is a pure function of
 //!   the seed and the calls made so far.
+//! - Stopping early: [`Mcts::search_until`] also ends when another thread
+//!   raises a flag, keeping what the search found so far.
+//! - Analysis: [`Mcts::lines`] lists the explored lines of play from the
+//!   root (for a game whose turns are several decisions, its whole moves)
+//!   with their visits and values.
 //!
 //! # Examples
 //!
@@ -32,6 +37,8 @@
 //! assert!(search.root().legal_actions().contains(action));
 //! ```
 
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::game::{Action, ActionSet, Game, random_action};
@@ -119,6 +126,18 @@ pub struct ActionStats {
     /// How many iterations went through it.
     pub visits: u64,
     /// The mean result for the seat to act at the root: 1 a win, 0 a loss.
+    pub value: f64,
+}
+
+/// What the search knows of one line of play from the root (a sequence of
+/// decisions), merged over the trees.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LineStats {
+    /// The decisions, from the root.
+    pub actions: Vec<Action>,
+    /// How many iterations went through the whole line.
+    pub visits: u64,
+    /// The mean result for the seat that took the line's last decision.
     pub value: f64,
 }
 
@@ -304,9 +323,10 @@ impl<G: Game> Tree<G> {
         best
     }
 
-    fn run(&mut self, budget: Budget, config: &Config, start: Instant) -> u64 {
+    fn run(&mut self, budget: Budget, config: &Config, start: Instant, stop: &AtomicBool) -> u64 {
         // Checking the clock costs a system call: every 16 iterations is
-        // often enough (an iteration takes microseconds).
+        // often enough (an iteration takes microseconds). The stop flag is
+        // read at the same time.
         const CLOCK_EVERY: u64 = 16;
         if self.root.legal_actions().is_empty() {
             return 0;
@@ -315,7 +335,9 @@ impl<G: Game> Tree<G> {
         let deadline = budget.time.map(|t| start + t);
         let mut done = 0;
         while done < limit {
-            if done % CLOCK_EVERY == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+            if done % CLOCK_EVERY == 0
+                && (stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d))
+            {
                 break;
             }
             self.iterate(config.exploration, config.max_nodes);
@@ -442,16 +464,23 @@ impl<G: Game> Mcts<G> {
     /// Grows the trees within `budget` (each tree on its own thread) and
     /// returns the best action.
     pub fn search(&mut self, budget: Budget) -> SearchInfo {
+        self.search_until(budget, &AtomicBool::new(false))
+    }
+
+    /// [`Mcts::search`], which also ends soon after `stop` is raised (by
+    /// another thread); the best action is then the best found so far. A
+    /// flag raised before the call runs no iteration.
+    pub fn search_until(&mut self, budget: Budget, stop: &AtomicBool) -> SearchInfo {
         let start = Instant::now();
         let config = self.config;
         let iterations = if let [tree] = self.trees.as_mut_slice() {
-            tree.run(budget, &config, start)
+            tree.run(budget, &config, start, stop)
         } else {
             std::thread::scope(|scope| {
                 let handles: Vec<_> = self
                     .trees
                     .iter_mut()
-                    .map(|tree| scope.spawn(move || tree.run(budget, &config, start)))
+                    .map(|tree| scope.spawn(move || tree.run(budget, &config, start, stop)))
                     .collect();
                 handles
                     .into_iter()
@@ -507,6 +536,57 @@ impl<G: Game> Mcts<G> {
                 },
             })
             .collect()
+    }
+
+    /// The explored lines of play from the root that end where `ends` says
+    /// (say, at the start of the next turn), at most `max_depth` decisions
+    /// long, merged over the trees: the most visited first (the better
+    /// value, then the lower actions, on ties). Lines no iteration went
+    /// through all the way are left out.
+    #[allow(
+        clippy::cast_precision_loss,
+        reason = "visit counts stay far below 2^52"
+    )]
+    pub fn lines(&self, max_depth: usize, ends: impl Fn(&G) -> bool) -> Vec<LineStats> {
+        let mut merged: HashMap<Vec<Action>, (u64, u64)> = HashMap::new();
+        for tree in &self.trees {
+            // Depth first, with the state and the actions of the path.
+            let mut stack = vec![(0u32, tree.root.clone(), Vec::new())];
+            while let Some((node, state, actions)) = stack.pop() {
+                for child in tree.children(node) {
+                    let stats = tree.nodes[child as usize];
+                    if stats.visits == 0 {
+                        continue;
+                    }
+                    let mut after = state.clone();
+                    after.apply(stats.action);
+                    let mut line = actions.clone();
+                    line.push(stats.action);
+                    if ends(&after) {
+                        let entry = merged.entry(line).or_insert((0, 0));
+                        entry.0 += u64::from(stats.visits);
+                        entry.1 += u64::from(stats.half_wins);
+                    } else if line.len() < max_depth {
+                        stack.push((child, after, line));
+                    }
+                }
+            }
+        }
+        let mut lines: Vec<LineStats> = merged
+            .into_iter()
+            .map(|(actions, (visits, half_wins))| LineStats {
+                actions,
+                visits,
+                value: half_wins as f64 / (2 * visits) as f64,
+            })
+            .collect();
+        lines.sort_by(|a, b| {
+            b.visits
+                .cmp(&a.visits)
+                .then(b.value.total_cmp(&a.value))
+                .then(a.actions.cmp(&b.actions))
+        });
+        lines
     }
 
     /// The most visited action at the root (the better value, then the
@@ -727,6 +807,74 @@ mod tests {
         assert_eq!(search.root_visits(), 2000);
         let merged: u64 = search.root_stats().iter().map(|s| s.visits).sum();
         assert_eq!(merged, 2000);
+    }
+
+    #[test]
+    fn a_raised_flag_stops_the_search() {
+        let mut search = Mcts::new(state(MIDGAME), config(2));
+        let raised = AtomicBool::new(true);
+        let info = search.search_until(Budget::iterations(1000), &raised);
+        assert_eq!(info.iterations, 0);
+        assert_eq!(search.root_visits(), 0);
+        // Raised from another thread, it ends an unlimited search.
+        let stop = AtomicBool::new(false);
+        let unlimited = Budget::time(Duration::from_hours(1));
+        let info = std::thread::scope(|scope| {
+            let searching = scope.spawn(|| search.search_until(unlimited, &stop));
+            std::thread::sleep(Duration::from_millis(20));
+            stop.store(true, Ordering::Relaxed);
+            searching.join().unwrap()
+        });
+        assert!(info.iterations > 0);
+        assert!(info.best_action.is_some());
+        assert!(info.elapsed < Duration::from_mins(1));
+    }
+
+    #[test]
+    fn lines_merge_the_trees_and_end_where_asked() {
+        let mut search = Mcts::new(
+            state(MIDGAME),
+            Config {
+                threads: 2,
+                ..config(6)
+            },
+        );
+        search.search(Budget::iterations(3000));
+        let turn_ends = |s: &DecisionState| s.stage() == crate::veletas::Stage::Start;
+        let lines = search.lines(3, turn_ends);
+        assert!(!lines.is_empty());
+        for pair in lines.windows(2) {
+            assert!(pair[0].visits >= pair[1].visits);
+        }
+        let start = state(MIDGAME);
+        let mut total = 0;
+        for line in &lines {
+            // Each line is a whole legal turn: two or three decisions.
+            let mut s = start;
+            for (k, &action) in line.actions.iter().enumerate() {
+                assert!(s.legal_actions().contains(action));
+                s.apply(action).unwrap();
+                assert_eq!(
+                    s.stage() == crate::veletas::Stage::Start,
+                    k + 1 == line.actions.len()
+                );
+            }
+            assert!((0.0..=1.0).contains(&line.value));
+            total += line.visits;
+        }
+        // No iteration goes through two whole turns' lines.
+        assert!(total <= search.root_visits());
+        // One decision deep, the lines are the root's statistics.
+        let firsts = search.lines(1, |_| true);
+        let mut by_action: Vec<_> = firsts.iter().map(|l| (l.actions[0], l.visits)).collect();
+        by_action.sort_unstable();
+        let root: Vec<_> = search
+            .root_stats()
+            .iter()
+            .filter(|s| s.visits > 0)
+            .map(|s| (s.action, s.visits))
+            .collect();
+        assert_eq!(by_action, root);
     }
 
     #[test]

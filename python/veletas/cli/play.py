@@ -9,26 +9,8 @@ from typing import Any
 import veletas
 from veletas import records
 from veletas.cli import draw, options
-from veletas.games.veletas.types import parse_square
 
 BOTS = ("mcts", "greedy", "random")
-
-HELP = """\
-Type a move in the notation of the rules:
-  *e5        setup: place a shooter on e5
-  e5         setup: place your stone on e5; in play: shoot onto e5 without a move
-  d4-d7/f9   play: move the shooter on d4 to d7, then shoot onto f9
-  swap       the pie rule: the second player takes Black
-Commands:
-  moves [SQ] the legal moves (with a square: the moves from, to or onto it)
-  board      draw the board again
-  undo       take back your last turn and the reply
-  resign     give up the game
-  quit       stop without a result
-  help       this text"""
-
-_PAGE = 120
-"""The most moves ``moves`` lists at once."""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -36,8 +18,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "play",
         help="play a game in the terminal against a bot (or watch two bots)",
         description=(
-            "Play Veletas in the terminal: type moves in the notation of the rules, "
-            "'help' for the commands. With --bot2, two bots play each other."
+            "Play Veletas (or Meridians, with --game meridians) in the terminal: type "
+            "moves in the notation of the rules, 'help' for the commands. With --bot2, "
+            "two bots play each other."
         ),
     )
     options.add_rules(parser, default_variant="small")
@@ -56,7 +39,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         dest="seat",
         choices=("first", "second"),
         default="first",
-        help="play first (Black, unless the bot swaps) or second (default first)",
+        help="play first (Black, or Light in Meridians, unless the other player swaps) "
+        "or second (default first)",
     )
     parser.add_argument(
         "--bot2", choices=BOTS, help="a bot takes your seat: watch a bot against a bot"
@@ -98,6 +82,7 @@ class Game:
 
     def __init__(self, board: Any, players: list[Any], names: list[str], color: bool) -> None:
         self.board = board
+        self.terminal = draw.terminal(board)
         self.players = players
         self.names = names
         self.color = color
@@ -109,21 +94,21 @@ class Game:
         return any(move.is_swap for move in self.board.move_stack)
 
     def seat_to_act(self) -> int:
-        """The first player is Black until a swap."""
+        """The first player holds the first colour until a swap."""
         return int(self.board.turn) ^ self.swapped
 
     def colour_names(self) -> dict[int, str]:
         """The player's name of each colour (as an int)."""
-        return {int(colour): self.names[int(colour) ^ self.swapped] for colour in veletas.Color}
+        return {int(colour): self.names[int(colour) ^ self.swapped] for colour in (0, 1)}
 
     def show(self) -> None:
         last = self.board.peek() if self.board.move_stack else None
         print()
         draw.print_board(self.board, color=self.color, lastmove=last)
         if self.color:
-            print(draw.LEGEND)
+            print(draw.legend(self.board))
         if last is not None:
-            print(f"last move: {draw.describe(last)}")
+            print(f"last move: {draw.describe(self.board, last)}")
         print(f"position: {self.board.fen()}")
         print(draw.status_text(self.board, self.colour_names()))
 
@@ -140,7 +125,7 @@ class Game:
             if self.result is None:
                 self.show()
         if self.result is None and self.board.is_game_over():
-            self.result = records._result_of(self.board.winner)
+            self.result = records.result_of(self.board.winner)
         self.announce()
 
     def bot_turn(self, bot: Any, seat: int) -> None:
@@ -150,22 +135,19 @@ class Game:
         name = self.names[seat]
         if info is not None:
             print(
-                f"{name} plays {draw.describe(move)} after {info.seconds:.2f} s "
+                f"{name} plays {draw.describe(self.board, move)} after {info.seconds:.2f} s "
                 f"({info.iterations} playouts, {info.value:.0%} to win)"
             )
         else:
-            print(f"{name} plays {draw.describe(move)}")
+            print(f"{name} plays {draw.describe(self.board, move)}")
 
     def human_turn(self) -> bool:
         """Reads commands until a move is played; False to stop the game."""
         board = self.board
         pie = str(board.phase) == "pie"
+        terminal = self.terminal
         if pie:
-            print(
-                "Pie rule: you may swap, taking Black and its setup (the other player "
-                "then plays White), or keep White and place your first shooter.\n"
-                "Type 'swap' (or 'yes') to swap, 'no' to keep White."
-            )
+            print(terminal.PIE_PROMPT)
         while True:
             colour = str(board.turn)
             prompt = "swap? " if pie else ""
@@ -179,22 +161,24 @@ class Game:
             command, *rest = text.split()
             if pie and command in ("yes", "y"):
                 text = command = "swap"
-            if pie and command in ("no", "n"):
-                print("You keep White: place your first shooter (for example *d4).")
+            if pie and command in ("no", "n", "keep"):
+                print(terminal.KEEP_TEXT)
                 pie = False
-                continue
+                if terminal.KEEP is None:
+                    continue
+                text = command = terminal.KEEP
             if command in ("help", "?"):
-                print(HELP)
+                print(terminal.HELP)
             elif command == "board":
                 self.show()
             elif command == "moves":
-                print(moves_text(board, rest[0] if rest else None))
+                print(terminal.moves_text(board, rest[0] if rest else None))
             elif command == "undo":
                 if self.undo():
                     self.show()
                     pie = str(board.phase) == "pie"
             elif command == "resign":
-                self.result = "0-1" if board.turn == veletas.BLACK else "1-0"
+                self.result = "0-1" if int(board.turn) == 0 else "1-0"
                 self.termination = "resignation"
                 return False
             elif command in ("quit", "exit"):
@@ -204,8 +188,8 @@ class Game:
                     board.push_str(text)
                 except veletas.InvalidMoveError:
                     print(
-                        f"{text!r} is not a move or a command: moves look like *e5, e5, "
-                        "d4-d7/f9 or swap; type 'help' for the commands."
+                        f"{text!r} is not a move or a command: {terminal.NOT_A_MOVE}; "
+                        "type 'help' for the commands."
                     )
                 except veletas.IllegalMoveError as error:
                     print(f"illegal: {error}; type 'moves' to see the legal moves.")
@@ -231,12 +215,11 @@ class Game:
     def announce(self) -> None:
         board = self.board
         if self.result in ("1-0", "0-1"):
-            winner = veletas.BLACK if self.result == "1-0" else veletas.WHITE
+            winner = self.terminal.COLORS[0 if self.result == "1-0" else 1]
             name = self.colour_names()[int(winner)]
             how = " (the other side resigned)" if self.termination == "resignation" else ""
-            print(
-                f"{name} ({winner}) wins{how}, claims {tuple(board.claims)}. Result {self.result}"
-            )
+            score = self.terminal.score_text(board)
+            print(f"{name} ({winner}) wins{how}, {score}. Result {self.result}")
         else:
             print("game stopped without a result")
 
@@ -244,48 +227,13 @@ class Game:
         names = self.colour_names()
         record = records.GameRecord.from_board(
             self.board,
-            black=names[int(veletas.BLACK)],
-            white=names[int(veletas.WHITE)],
+            black=names[0],
+            white=names[1],
             result=self.result or "*",
         )
         if self.termination:
             record.tags["Termination"] = self.termination
         return record
-
-
-def moves_text(board: Any, square_text: str | None) -> str:
-    """The legal moves, all of them in setup, a summary in play (shots
-    without a move and the shooters that can move), or those that start
-    from, move to or shoot onto one square."""
-    moves = list(board.legal_moves)
-    if square_text is not None:
-        try:
-            sq = parse_square(square_text)
-        except veletas.InvalidMoveError:
-            return f"{square_text!r} is not a square (a1 is bottom-left)"
-        moves = [m for m in moves if sq in (m.origin, m.destination, m.target)]
-        if not moves:
-            return f"no legal move involves {square_text}"
-        head = f"{len(moves)} legal moves involve {square_text}:"
-    elif str(board.phase) == "play" and len(moves) > _PAGE:
-        shots = [str(m) for m in moves if m.origin is None]
-        origins: dict[str, int] = {}
-        for m in moves:
-            if m.origin is not None:
-                name = veletas.square_name(m.origin)
-                origins[name] = origins.get(name, 0) + 1
-        movers = ", ".join(f"{name} ({count})" for name, count in origins.items())
-        return (
-            f"{len(moves)} legal moves.\n"
-            f"Shots without a shooter move ({len(shots)}): {' '.join(shots)}\n"
-            f"Shooters that can move (moves each): {movers}\n"
-            "Type 'moves d4' for the moves from, to or onto d4."
-        )
-    else:
-        head = f"{len(moves)} legal moves:"
-    shown = " ".join(str(m) for m in moves[:_PAGE])
-    more = f"\n... and {len(moves) - _PAGE} more" if len(moves) > _PAGE else ""
-    return f"{head}\n{shown}{more}"
 
 
 def run(args: argparse.Namespace) -> int:

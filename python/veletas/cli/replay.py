@@ -36,9 +36,11 @@ def run(args: argparse.Namespace) -> int:
         return 2
     record = games[args.game - 1]
     tags = record.tags
+    first, second = ("Light", "Dark") if record.game == "Meridians" else ("Black", "White")
+    rules = tags.get("Size", "?") if record.game == "Meridians" else tags.get("Variant", "?")
     print(
-        f"{tags.get('Black', '?')} (Black) vs {tags.get('White', '?')} (White), "
-        f"{tags.get('Variant', '?')}, {len(record.moves)} moves, result {record.result}"
+        f"{tags.get(first, '?')} ({first}) vs {tags.get(second, '?')} ({second}), "
+        f"{record.game} {rules}, {len(record.moves)} moves, result {record.result}"
     )
     color = draw.use_color(sys.stdout, args.no_color)
     boards = list(record.boards())
@@ -48,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         last = record.moves[ply - 1] if ply > 0 else None
         print()
         draw.print_board(board, color=color, lastmove=last)
-        moved = f"{ply}. {draw.describe(last)}" if last is not None else "start"
+        moved = f"{ply}. {draw.describe(board, last)}" if last is not None else "start"
         print(f"[{ply}/{len(record.moves)}] {moved}   position: {board.fen()}")
 
     if args.all or not sys.stdin.isatty():

@@ -34,6 +34,10 @@ class Game:
     """The public package of its API (``Board``, ``Move``, ``reference``)."""
     drawing: str
     """The module whose ``board(board, **options)`` draws a position as SVG."""
+    web: str | None = None
+    """The module whose ``GAME`` is the game for ``veletas serve``
+    (:class:`veletas.serve.protocol.WebGame`); None for a game the page
+    does not offer yet."""
 
     def api(self) -> Any:
         """The public package: ``Board``, ``Move``, ``reference`` and the rest."""
@@ -54,6 +58,12 @@ class Game:
         ``vector_env_type``."""
         return importlib.import_module(f"veletas.games.{self.name}.encoding")
 
+    def web_game(self) -> Any:
+        """The game for ``veletas serve``, or None where it has none."""
+        if self.web is None:
+            return None
+        return importlib.import_module(self.web).GAME
+
     @property
     def draw(self) -> Callable[..., str]:
         """``draw(board, **options)``: the SVG picture of a position."""
@@ -62,7 +72,9 @@ class Game:
 
 
 GAMES: dict[str, Game] = {
-    "veletas": Game("veletas", "veletas", "veletas.games.veletas.svg"),
+    "veletas": Game(
+        "veletas", "veletas", "veletas.games.veletas.svg", web="veletas.games.veletas.web"
+    ),
     "meridians": Game("meridians", "veletas.meridians", "veletas.games.meridians.svg"),
 }
 """Every game, by name. Veletas is the default everywhere."""

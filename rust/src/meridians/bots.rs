@@ -7,6 +7,8 @@ use super::moves::Move;
 use super::position::Position;
 use super::state::GameState;
 use crate::game::random_action;
+use std::sync::atomic::AtomicBool;
+
 use crate::mcts::{Budget, Config, Mcts, SearchInfo};
 use crate::rng::Rng;
 
@@ -81,6 +83,18 @@ pub struct MoveInfo {
     pub reused: bool,
 }
 
+/// What [`MctsPlayer::analyse`] found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysis {
+    /// Each move with the iterations that went through it and its mean
+    /// result for the player to act (1 a win).
+    pub moves: Vec<(Move, u64, f64)>,
+    /// The iterations that went through the position so far.
+    pub visits: u64,
+    /// What the search of this call did.
+    pub search: SearchInfo,
+}
+
 /// The Monte Carlo tree search player; it keeps its trees from one move to
 /// the next.
 #[derive(Clone, Debug)]
@@ -123,18 +137,24 @@ impl MctsPlayer {
     /// assert!(state.position().is_legal(info.chosen));
     /// ```
     pub fn choose(&mut self, state: GameState, budget: Budget) -> Option<MoveInfo> {
+        self.choose_until(state, budget, &AtomicBool::new(false))
+    }
+
+    /// [`MctsPlayer::choose`], ending the search early once `stop` is raised
+    /// (from another thread): the best move found so far is played.
+    pub fn choose_until(
+        &mut self,
+        state: GameState,
+        budget: Budget,
+        stop: &AtomicBool,
+    ) -> Option<MoveInfo> {
         let legal = state.legal_actions();
         if legal.is_empty() {
             return None;
         }
-        let reused = if let Some(search) = &mut self.search {
-            search.set_root(&state, REUSE_DEPTH)
-        } else {
-            self.search = Some(Mcts::new(state, self.config));
-            false
-        };
-        let search = self.search.as_mut().expect("set above");
-        let info = search.search(budget);
+        let reused = self.set_root(state);
+        let search = self.search.as_mut().expect("set_root made one");
+        let info = search.search_until(budget, stop);
         // A budget too small to visit any child: the first action.
         let action = info
             .best_action
@@ -145,6 +165,50 @@ impl MctsPlayer {
             search: info,
             reused,
         })
+    }
+
+    /// Searches `state` within `budget` without playing: the `top` most
+    /// visited moves, each with its visits and its mean result for the player
+    /// to act. The trees stay at `state`, for the next move. `None` at the
+    /// end of the game.
+    pub fn analyse(
+        &mut self,
+        state: GameState,
+        budget: Budget,
+        stop: &AtomicBool,
+        top: usize,
+    ) -> Option<Analysis> {
+        if state.legal_actions().is_empty() {
+            return None;
+        }
+        self.set_root(state);
+        let search = self.search.as_mut().expect("set_root made one");
+        let info = search.search_until(budget, stop);
+        // A move is one decision.
+        let lines = search.lines(1, |_| true);
+        Some(Analysis {
+            moves: lines
+                .into_iter()
+                .take(top)
+                .filter_map(|line| {
+                    let m = state.move_of(*line.actions.first()?)?;
+                    Some((m, line.visits, line.value))
+                })
+                .collect(),
+            visits: search.root_visits(),
+            search: info,
+        })
+    }
+
+    /// Roots the search at `state`, keeping the statistics of the trees
+    /// where they explored it; returns whether they did.
+    fn set_root(&mut self, state: GameState) -> bool {
+        if let Some(search) = &mut self.search {
+            search.set_root(&state, REUSE_DEPTH)
+        } else {
+            self.search = Some(Mcts::new(state, self.config));
+            false
+        }
     }
 
     /// Forgets the trees.

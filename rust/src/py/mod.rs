@@ -8,6 +8,7 @@
 mod args;
 mod errors;
 mod meridians;
+mod stop;
 mod vector;
 mod veletas;
 
@@ -20,6 +21,8 @@ use pyo3::prelude::*;
 mod _veletas {
     use pyo3::prelude::*;
 
+    #[pymodule_export]
+    use super::stop::PyStopFlag;
     #[pymodule_export]
     use super::veletas::board::PyBoard;
     #[pymodule_export]

@@ -8,6 +8,8 @@ use super::color::Color;
 use super::decision::{Action, DecisionState, Stage, id_square};
 use super::moves::Move;
 use super::position::{Phase, Position};
+use std::sync::atomic::AtomicBool;
+
 use crate::mcts::{Budget, Config, Mcts, SearchInfo};
 use crate::rng::Rng;
 
@@ -119,6 +121,20 @@ impl TurnInfo {
     }
 }
 
+/// What one call of [`MctsPlayer::analyse`] found: the best moves, most
+/// visited first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysis {
+    /// Each move with the iterations that went through it and its mean
+    /// result for the player to act (1 a win).
+    pub moves: Vec<(Move, u64, f64)>,
+    /// The iterations that went through the position so far (those of
+    /// earlier searches that were reused included).
+    pub visits: u64,
+    /// What the search of this call did.
+    pub search: SearchInfo,
+}
+
 /// The Monte Carlo tree search player: searches each decision of a turn and
 /// keeps its trees from one move to the next.
 #[derive(Clone, Debug)]
@@ -152,24 +168,23 @@ impl MctsPlayer {
     /// may be followed by another gets half of what is left, the last one
     /// all of it. (A play turn is two or three decisions; setup, one.)
     pub fn choose(&mut self, state: DecisionState, budget: Budget) -> Option<TurnInfo> {
+        self.choose_until(state, budget, &AtomicBool::new(false))
+    }
+
+    /// [`MctsPlayer::choose`], which also ends soon after `stop` is raised
+    /// (by another thread) and then plays the best move found so far: the
+    /// decisions still to take are those most visited.
+    pub fn choose_until(
+        &mut self,
+        state: DecisionState,
+        budget: Budget,
+        stop: &AtomicBool,
+    ) -> Option<TurnInfo> {
         if state.legal_actions().is_empty() {
             return None;
         }
-        let reused = if let Some(search) = &mut self.search {
-            // Stones are never taken off the board: a position with a stone
-            // that `state` lacks cannot lead to it.
-            let target = *state.position();
-            search.set_root_pruned(&state, REUSE_DEPTH, |node| {
-                let pos = node.position();
-                [Color::Black, Color::White]
-                    .into_iter()
-                    .all(|c| (pos.stones(c) - target.stones(c)).is_empty())
-            })
-        } else {
-            self.search = Some(Mcts::new(state, self.config));
-            false
-        };
-        let search = self.search.as_mut().expect("set above");
+        let reused = self.set_root(state);
+        let search = self.search.as_mut().expect("set_root made one");
         let mut left = 1.0;
         let mut actions = Vec::new();
         let mut searches = Vec::new();
@@ -179,7 +194,7 @@ impl MctsPlayer {
                 || matches!(root.stage(), Stage::Target { .. });
             let share = if last { left } else { left / 2.0 };
             left -= share;
-            let info = search.search(budget.scaled(share));
+            let info = search.search_until(budget.scaled(share), stop);
             let action = info.best_action.unwrap_or_else(|| {
                 // A budget too small to visit any child: the first action.
                 search
@@ -200,6 +215,56 @@ impl MctsPlayer {
             searches,
             reused,
         })
+    }
+
+    /// Searches the turn of `state` (at the start of a turn) within
+    /// `budget`, or until `stop` is raised, without playing: the `top` most
+    /// visited whole moves. The trees stay rooted at `state`, so a
+    /// [`MctsPlayer::choose`] of the same position reuses the statistics.
+    /// `None` at the end of the game.
+    pub fn analyse(
+        &mut self,
+        state: DecisionState,
+        budget: Budget,
+        stop: &AtomicBool,
+        top: usize,
+    ) -> Option<Analysis> {
+        if state.legal_actions().is_empty() {
+            return None;
+        }
+        self.set_root(state);
+        let search = self.search.as_mut().expect("set_root made one");
+        let info = search.search_until(budget, stop);
+        // A turn is at most three decisions.
+        let lines = search.lines(3, |s| s.stage() == Stage::Start);
+        Some(Analysis {
+            moves: lines
+                .into_iter()
+                .take(top)
+                .map(|line| (move_of(&state, &line.actions), line.visits, line.value))
+                .collect(),
+            visits: search.root_visits(),
+            search: info,
+        })
+    }
+
+    /// Roots the search at `state`, keeping the statistics of the trees
+    /// where they explored it; returns whether they did.
+    fn set_root(&mut self, state: DecisionState) -> bool {
+        if let Some(search) = &mut self.search {
+            // Stones are never taken off the board: a position with a stone
+            // that `state` lacks cannot lead to it.
+            let target = *state.position();
+            search.set_root_pruned(&state, REUSE_DEPTH, |node| {
+                let pos = node.position();
+                [Color::Black, Color::White]
+                    .into_iter()
+                    .all(|c| (pos.stones(c) - target.stones(c)).is_empty())
+            })
+        } else {
+            self.search = Some(Mcts::new(state, self.config));
+            false
+        }
     }
 
     /// Forgets the trees.
@@ -290,6 +355,74 @@ mod tests {
         assert_eq!(a.chosen, b.chosen);
         assert_eq!(a.searches.len(), b.searches.len());
         assert!(pos.is_legal(a.chosen));
+    }
+
+    #[test]
+    fn a_raised_flag_plays_the_best_move_so_far() {
+        let start = DecisionState::new(
+            Position::from_fen(
+                "7/2x4/7/1s5/7/o1s2s1/7 b play 3",
+                SetupRule::Perimeter,
+                Lines::ShootersPass,
+            )
+            .unwrap(),
+        );
+        let mut player = MctsPlayer::new(config(2));
+        let info = player
+            .choose_until(start, Budget::iterations(1000), &AtomicBool::new(true))
+            .unwrap();
+        assert_eq!(info.iterations(), 0);
+        assert!(start.position().is_legal(info.chosen));
+    }
+
+    #[test]
+    fn analysis_lists_whole_legal_moves_and_keeps_the_trees() {
+        let pos = Position::from_fen(
+            "7/2x4/7/1s5/7/o1s2s1/7 b play 3",
+            SetupRule::Perimeter,
+            Lines::ShootersPass,
+        )
+        .unwrap();
+        let mut player = MctsPlayer::new(config(4));
+        let never = AtomicBool::new(false);
+        let analysis = player
+            .analyse(DecisionState::new(pos), Budget::iterations(4000), &never, 5)
+            .unwrap();
+        assert_eq!(analysis.moves.len(), 5);
+        assert_eq!(analysis.visits, 4000);
+        for pair in analysis.moves.windows(2) {
+            assert!(pair[0].1 >= pair[1].1);
+        }
+        for &(m, visits, value) in &analysis.moves {
+            assert!(pos.is_legal(m), "{m}");
+            assert!(visits > 0 && (0.0..=1.0).contains(&value));
+        }
+        // The statistics serve the move that follows.
+        let turn = player
+            .choose(DecisionState::new(pos), Budget::iterations(10))
+            .unwrap();
+        assert!(turn.reused);
+        // In setup, a move is one placement.
+        let setup = DecisionState::new(Position::new(Rules::variant(Variant::Small)));
+        let placements = player
+            .analyse(setup, Budget::iterations(500), &never, 3)
+            .unwrap();
+        assert!(
+            placements
+                .moves
+                .iter()
+                .all(|&(m, _, _)| matches!(m, Move::Shooter(_)))
+        );
+        let over = Position::from_fen(
+            "1o5/Xx5/xx5/7/3s3/7/1o3oX w play 3",
+            SetupRule::Perimeter,
+            Lines::ShootersPass,
+        )
+        .unwrap();
+        assert_eq!(
+            player.analyse(DecisionState::new(over), Budget::iterations(10), &never, 3),
+            None
+        );
     }
 
     #[test]

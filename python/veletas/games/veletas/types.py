@@ -277,3 +277,60 @@ SQUARES = [
 SQUARE_NAMES = [square_name(sq) for sq in SQUARES]
 
 __all__ += [name.upper() for name in SQUARE_NAMES]
+
+
+def check_board_options(
+    variant: object,
+    setup_rule: object,
+    shooters_block: object,
+    size: object,
+    shooters: object,
+) -> None:
+    """Check the keyword options given beside a position string to a
+    ``Board`` of either engine (the one check of them, which the native
+    binding calls too).
+
+    :raises InvalidRulesError: for an unknown variant or setup rule, a
+        non-bool ``shooters_block``, or a non-int size or shooter count.
+    """
+    if not isinstance(variant, str) or variant not in VARIANTS:
+        known = ", ".join(repr(name) for name in VARIANTS)
+        raise InvalidRulesError(f"unknown variant {variant!r}; expected one of {known}")
+    if setup_rule not in SETUP_RULES:
+        raise InvalidRulesError(
+            f"unknown setup rule {setup_rule!r}; expected 'perimeter' or 'spacing'"
+        )
+    if not isinstance(shooters_block, bool):
+        raise InvalidRulesError(f"shooters_block must be a bool, not {shooters_block!r}")
+    for name, value in (("size", size), ("shooters", shooters)):
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+            raise InvalidRulesError(f"{name} must be an int, not {value!r}")
+
+
+def check_fen_agreement(
+    fen: str, fen_size: int, fen_shooters: int, variant: str, size: object, shooters: object
+) -> None:
+    """Refuse ``size``, ``shooters`` or a non-default ``variant`` that
+    contradict the N and K a position string gives (the one check of them,
+    for both engines).
+
+    >>> check_fen_agreement("5/5/5/5/5 b setup 3", 5, 3, "small", None, None)
+    Traceback (most recent call last):
+    ...
+    veletas.errors.InvalidRulesError: variant 'small' disagrees with the fen ... (N = 5, K = 3)
+
+    :raises InvalidRulesError: naming the option, its value and the fen.
+    """
+    if size is not None and size != fen_size:
+        raise InvalidRulesError(
+            f"size {size!r} disagrees with the {fen_size}x{fen_size} fen {fen!r}"
+        )
+    if shooters is not None and shooters != fen_shooters:
+        raise InvalidRulesError(
+            f"shooters {shooters!r} disagrees with K = {fen_shooters} of the fen {fen!r}"
+        )
+    if variant != "standard" and VARIANTS[variant] != (fen_size, fen_shooters):
+        raise InvalidRulesError(
+            f"variant {variant!r} disagrees with the fen {fen!r} "
+            f"(N = {fen_size}, K = {fen_shooters})"
+        )

@@ -2,6 +2,9 @@
 //! search player and the random and greedy move choices. Positions arrive
 //! as a position string with the pie option, and moves leave as notation.
 
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
 use pyo3::prelude::*;
 
 use super::board::position_from_fen;
@@ -10,11 +13,16 @@ use crate::mcts::DEFAULT_MAX_NODES;
 use crate::meridians::GameState;
 use crate::meridians::bots::{MctsPlayer, greedy_move, random_move};
 use crate::py::args::{search_budget, search_config};
+use crate::py::stop::PyStopFlag;
 use crate::rng::Rng;
 
 /// What a search reports: the move, the iterations, the estimated chance of
 /// winning, whether earlier statistics were reused, and the nodes held.
 type Choice = (String, u64, f64, bool, usize);
+
+/// What an analysis reports: each move with its visits and value, the
+/// visits of the position, and the iterations this call ran.
+type Analysed = (Vec<(String, u64, f64)>, u64, u64);
 
 /// The Monte Carlo tree search player of Meridians; it keeps its trees
 /// between calls.
@@ -36,8 +44,9 @@ impl PyMctsPlayer {
     /// Searches the move of `fen` (under `pie`; `swapped` says whether the
     /// pie swap was played) and returns `(move, iterations, value, reused,
     /// nodes)`, or None at the end of the game. The search runs without the
-    /// GIL.
-    #[pyo3(signature = (fen, pie, swapped, *, iterations = None, seconds = None))]
+    /// GIL, and ends early once `stop` is raised.
+    #[pyo3(signature = (fen, pie, swapped, *, iterations = None, seconds = None, stop = None))]
+    #[allow(clippy::too_many_arguments)]
     fn choose(
         &mut self,
         py: Python<'_>,
@@ -46,11 +55,13 @@ impl PyMctsPlayer {
         swapped: bool,
         iterations: Option<u64>,
         seconds: Option<f64>,
+        stop: Option<PyRef<'_, PyStopFlag>>,
     ) -> PyResult<Option<Choice>> {
         let budget = search_budget(iterations, seconds)?;
         let state = GameState::with_swapped(position_from_fen(fen, pie)?, swapped);
+        let stop = stop.map_or_else(|| Arc::new(AtomicBool::new(false)), |s| s.shared());
         let player = &mut self.player;
-        let info = py.detach(|| player.choose(state, budget));
+        let info = py.detach(|| player.choose_until(state, budget, &stop));
         Ok(info.map(|info| {
             (
                 info.chosen.to_string(),
@@ -59,6 +70,38 @@ impl PyMctsPlayer {
                 info.reused,
                 self.player.node_count(),
             )
+        }))
+    }
+
+    /// Searches the move of `fen` without playing and returns `(moves,
+    /// visits, iterations)`: the `top` most visited moves, each as `(move,
+    /// visits, value)`, the visits of the position, and the iterations this
+    /// call ran. None at the end of the game. The trees stay at `fen`.
+    #[pyo3(signature = (fen, pie, swapped, *, iterations = None, seconds = None, stop = None, top = 5))]
+    #[allow(clippy::too_many_arguments)]
+    fn analyse(
+        &mut self,
+        py: Python<'_>,
+        fen: &Bound<'_, PyAny>,
+        pie: bool,
+        swapped: bool,
+        iterations: Option<u64>,
+        seconds: Option<f64>,
+        stop: Option<PyRef<'_, PyStopFlag>>,
+        top: usize,
+    ) -> PyResult<Option<Analysed>> {
+        let budget = search_budget(iterations, seconds)?;
+        let state = GameState::with_swapped(position_from_fen(fen, pie)?, swapped);
+        let stop = stop.map_or_else(|| Arc::new(AtomicBool::new(false)), |s| s.shared());
+        let player = &mut self.player;
+        let analysis = py.detach(|| player.analyse(state, budget, &stop, top));
+        Ok(analysis.map(|analysis| {
+            let moves = analysis
+                .moves
+                .into_iter()
+                .map(|(m, visits, value)| (m.to_string(), visits, value))
+                .collect();
+            (moves, analysis.visits, analysis.search.iterations)
         }))
     }
 

@@ -17,6 +17,12 @@ static COLORS: PyOnceLock<[Py<PyAny>; 2]> = PyOnceLock::new();
 static PHASES: PyOnceLock<[Py<PyAny>; 3]> = PyOnceLock::new();
 static PIECES: PyOnceLock<[Py<PyAny>; 5]> = PyOnceLock::new();
 
+/// `veletas.games.veletas.types`, where the argument checks of a board are
+/// written once for both engines.
+pub fn types_module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
+    py.import("veletas.games.veletas.types")
+}
+
 /// `veletas.games.veletas.types.Rules`, the class.
 pub fn rules_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
     RULES.import(py, "veletas.games.veletas.types", "Rules")

@@ -6,7 +6,7 @@ use pyo3::IntoPyObjectExt;
 use pyo3::basic::CompareOp;
 use pyo3::exceptions::{PyIndexError, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyInt, PyString};
+use pyo3::types::{PyDict, PyString};
 
 use super::base;
 use super::error::{CoreError, InvalidRulesError, fen_text};
@@ -90,8 +90,8 @@ impl PyBoard {
     }
 }
 
-/// The options of `Board(fen, ...)` checked as `Rules.make` checks them,
-/// plus `size` and `shooters` types; returns the setup rule and line rule.
+/// The options of `Board(fen, ...)`, checked by the one check of
+/// `veletas.games.veletas.types`; returns the setup rule and line rule.
 fn check_options(
     py: Python<'_>,
     variant: &Bound<'_, PyAny>,
@@ -100,20 +100,10 @@ fn check_options(
     size: Option<&Bound<'_, PyAny>>,
     shooters: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<(SetupRule, Lines)> {
-    let kwargs = PyDict::new(py);
-    kwargs.set_item("setup_rule", setup_rule)?;
-    kwargs.set_item("shooters_block", shooters_block)?;
-    base::rules_type(py)?.call_method("make", (variant,), Some(&kwargs))?;
-    for (name, value) in [("size", size), ("shooters", shooters)] {
-        if let Some(value) = value {
-            if !value.is_instance_of::<PyInt>() || value.is_instance_of::<PyBool>() {
-                return Err(InvalidRulesError::new_err(format!(
-                    "{name} must be an int, not {}",
-                    repr(value)?
-                )));
-            }
-        }
-    }
+    base::types_module(py)?.call_method1(
+        "check_board_options",
+        (variant, setup_rule, shooters_block, size, shooters),
+    )?;
     rule_options(setup_rule, shooters_block)
 }
 
@@ -129,7 +119,8 @@ fn rule_options(
     ))
 }
 
-/// Refuses `size`, `shooters` or a non-default `variant` that contradict the fen.
+/// Refuses `size`, `shooters` or a non-default `variant` that contradict the
+/// fen, by the one check of `veletas.games.veletas.types`.
 fn check_agreement(
     py: Python<'_>,
     fen: &Bound<'_, PyString>,
@@ -138,38 +129,10 @@ fn check_agreement(
     size: Option<&Bound<'_, PyAny>>,
     shooters: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<()> {
-    let (n, k) = (rules.size(), rules.shooters());
-    if let Some(size) = size {
-        if size.ne(n)? {
-            return Err(InvalidRulesError::new_err(format!(
-                "size {} disagrees with the {n}x{n} fen {}",
-                repr(size)?,
-                repr(fen)?
-            )));
-        }
-    }
-    if let Some(shooters) = shooters {
-        if shooters.ne(k)? {
-            return Err(InvalidRulesError::new_err(format!(
-                "shooters {} disagrees with K = {k} of the fen {}",
-                repr(shooters)?,
-                repr(fen)?
-            )));
-        }
-    }
-    let name: String = variant.extract()?;
-    if name != "standard" {
-        let variants = py
-            .import("veletas.games.veletas.types")?
-            .getattr("VARIANTS")?;
-        if variants.get_item(variant)?.ne((n, k))? {
-            return Err(InvalidRulesError::new_err(format!(
-                "variant {} disagrees with the fen {} (N = {n}, K = {k})",
-                repr(variant)?,
-                repr(fen)?
-            )));
-        }
-    }
+    base::types_module(py)?.call_method1(
+        "check_fen_agreement",
+        (fen, rules.size(), rules.shooters(), variant, size, shooters),
+    )?;
     Ok(())
 }
 

@@ -4,9 +4,13 @@
 //! Positions arrive as a position string with the rule options (so boards of
 //! either backend can be played), and moves leave as notation text.
 
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
+use super::super::stop::PyStopFlag;
 use super::board::{parse_setup_rule, position_from_fen};
 use crate::game::Game;
 use crate::mcts::DEFAULT_MAX_NODES;
@@ -28,6 +32,10 @@ fn position(
 /// What a search reports: the move, the iterations, the estimated chance of
 /// winning, whether earlier statistics were reused, and the nodes held.
 type Choice = (String, u64, f64, bool, usize);
+
+/// What an analysis reports: each move with its visits and value, the
+/// visits of the position, and the iterations this call ran.
+type Analysed = (Vec<(String, u64, f64)>, u64, u64);
 
 /// The Monte Carlo tree search player; it keeps its trees between calls.
 #[pyclass(name = "MctsPlayer", module = "veletas._veletas")]
@@ -52,8 +60,8 @@ impl PyMctsPlayer {
 
     /// Searches the turn of `fen` and returns `(move, iterations, value,
     /// reused, nodes)`, or None at the end of the game. The search runs
-    /// without the GIL.
-    #[pyo3(signature = (fen, setup_rule, shooters_block, swapped, *, iterations = None, seconds = None))]
+    /// without the GIL, and ends early once `stop` is raised.
+    #[pyo3(signature = (fen, setup_rule, shooters_block, swapped, *, iterations = None, seconds = None, stop = None))]
     #[allow(clippy::too_many_arguments)]
     fn choose(
         &mut self,
@@ -64,12 +72,14 @@ impl PyMctsPlayer {
         swapped: bool,
         iterations: Option<u64>,
         seconds: Option<f64>,
+        stop: Option<PyRef<'_, PyStopFlag>>,
     ) -> PyResult<Option<Choice>> {
         let position = position(fen, setup_rule, shooters_block)?;
         let budget = search_budget(iterations, seconds)?;
         let state = DecisionState::with_swapped(position, swapped);
+        let stop = stop.map_or_else(|| Arc::new(AtomicBool::new(false)), |s| s.shared());
         let player = &mut self.player;
-        let info = py.detach(|| player.choose(state, budget));
+        let info = py.detach(|| player.choose_until(state, budget, &stop));
         Ok(info.map(|info| {
             (
                 info.chosen.to_string(),
@@ -78,6 +88,41 @@ impl PyMctsPlayer {
                 info.reused,
                 self.player.node_count(),
             )
+        }))
+    }
+
+    /// Searches the turn of `fen` without playing and returns `(moves,
+    /// visits, iterations)`: the `top` most visited whole moves, each as
+    /// `(move, visits, value)` (value: the estimated chance that the player
+    /// to act wins after it), the visits of the position, and the iterations
+    /// this call ran. None at the end of the game. The trees stay at `fen`.
+    #[pyo3(signature = (fen, setup_rule, shooters_block, swapped, *, iterations = None, seconds = None, stop = None, top = 5))]
+    #[allow(clippy::too_many_arguments)]
+    fn analyse(
+        &mut self,
+        py: Python<'_>,
+        fen: &Bound<'_, PyString>,
+        setup_rule: &str,
+        shooters_block: bool,
+        swapped: bool,
+        iterations: Option<u64>,
+        seconds: Option<f64>,
+        stop: Option<PyRef<'_, PyStopFlag>>,
+        top: usize,
+    ) -> PyResult<Option<Analysed>> {
+        let position = position(fen, setup_rule, shooters_block)?;
+        let budget = search_budget(iterations, seconds)?;
+        let state = DecisionState::with_swapped(position, swapped);
+        let stop = stop.map_or_else(|| Arc::new(AtomicBool::new(false)), |s| s.shared());
+        let player = &mut self.player;
+        let analysis = py.detach(|| player.analyse(state, budget, &stop, top));
+        Ok(analysis.map(|analysis| {
+            let moves = analysis
+                .moves
+                .into_iter()
+                .map(|(m, visits, value)| (m.to_string(), visits, value))
+                .collect();
+            (moves, analysis.visits, analysis.search.iterations)
         }))
     }
 

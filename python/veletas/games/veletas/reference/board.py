@@ -15,20 +15,20 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterator
 
-from veletas.errors import IllegalMoveError, InvalidRulesError
+from veletas.errors import IllegalMoveError
 from veletas.games.veletas.reference.claims import STONE_LETTERS, claimant
 from veletas.games.veletas.reference.fen import EMPTY, Position, format_fen, parse_fen
 from veletas.games.veletas.reference.geometry import geometry
 from veletas.games.veletas.reference.move import Move, shooter_placement, stone
 from veletas.games.veletas.types import (
-    SETUP_RULES,
-    VARIANTS,
     Claims,
     Color,
     Outcome,
     Phase,
     Piece,
     Rules,
+    check_board_options,
+    check_fen_agreement,
     square_name,
 )
 
@@ -96,9 +96,9 @@ class Board:
             )
             position = Position(rules.size, rules.shooters, [EMPTY] * 100, Color.BLACK, Phase.SETUP)
         else:
-            _check_options(variant, setup_rule, shooters_block, size, shooters)
+            check_board_options(variant, setup_rule, shooters_block, size, shooters)
             position = parse_fen(fen, setup_rule)
-            _check_agreement(fen, position, variant, size, shooters)
+            check_fen_agreement(fen, position.size, position.shooters, variant, size, shooters)
             rules = Rules(position.size, position.shooters, setup_rule, shooters_block)
         self._load(rules, position)
 
@@ -703,51 +703,3 @@ class LegalMoves:
 
     def __repr__(self) -> str:
         return f"<LegalMoves ({', '.join(str(move) for move in self)})>"
-
-
-def _check_options(
-    variant: object,
-    setup_rule: object,
-    shooters_block: object,
-    size: object,
-    shooters: object,
-) -> None:
-    """Validate the keyword options given beside a position string.
-
-    :raises InvalidRulesError: for an unknown variant or setup rule, a
-        non-bool ``shooters_block``, or a non-int size or shooter count.
-    """
-    if not isinstance(variant, str) or variant not in VARIANTS:
-        known = ", ".join(repr(name) for name in VARIANTS)
-        raise InvalidRulesError(f"unknown variant {variant!r}; expected one of {known}")
-    if setup_rule not in SETUP_RULES:
-        raise InvalidRulesError(
-            f"unknown setup rule {setup_rule!r}; expected 'perimeter' or 'spacing'"
-        )
-    if not isinstance(shooters_block, bool):
-        raise InvalidRulesError(f"shooters_block must be a bool, not {shooters_block!r}")
-    for name, value in (("size", size), ("shooters", shooters)):
-        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-            raise InvalidRulesError(f"{name} must be an int, not {value!r}")
-
-
-def _check_agreement(
-    fen: str, position: Position, variant: str, size: int | None, shooters: int | None
-) -> None:
-    """Refuse ``size``, ``shooters`` or a non-default ``variant`` that contradict ``fen``.
-
-    :raises InvalidRulesError: naming the option, its value and the fen.
-    """
-    if size is not None and size != position.size:
-        raise InvalidRulesError(
-            f"size {size!r} disagrees with the {position.size}x{position.size} fen {fen!r}"
-        )
-    if shooters is not None and shooters != position.shooters:
-        raise InvalidRulesError(
-            f"shooters {shooters!r} disagrees with K = {position.shooters} of the fen {fen!r}"
-        )
-    if variant != "standard" and VARIANTS[variant] != (position.size, position.shooters):
-        raise InvalidRulesError(
-            f"variant {variant!r} disagrees with the fen {fen!r} "
-            f"(N = {position.size}, K = {position.shooters})"
-        )

@@ -1,0 +1,392 @@
+"""Veletas on the page of ``veletas serve``: its options, status line, click
+tree and records (the :class:`veletas.serve.protocol.WebGame` of Veletas).
+
+Clicks follow the notation: in setup and at the pie, a square is a
+placement (``swap`` and ``keep`` are buttons); in play, a shooter, then its
+destination (the shooter again to shoot from where it stands), then the
+target.
+
+>>> import veletas
+>>> board = veletas.Board("7/2x4/7/1s5/7/o1s2s1/7 b play 3")
+>>> tree = GAME.clicks(board)
+>>> sorted(tree["next"])
+['b4', 'c2', 'f2']
+>>> tree["next"]["b4"]["next"]["b7"]["next"]["a7"]
+'b4-b7/a7'
+>>> GAME.explain(board, ["b4", "d3"])
+'the shooter on b4 does not reach d3: it moves along a line of empty squares'
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from veletas.errors import IllegalMoveError, InvalidRulesError
+from veletas.games.veletas.types import (
+    SETUP_RULES,
+    SQUARE_NAMES,
+    VARIANTS,
+    Phase,
+    Piece,
+    Rules,
+    parse_square,
+    square_name,
+)
+
+if TYPE_CHECKING:
+    from veletas.serve.protocol import ClickNode, Field, Status
+
+__all__ = ["GAME", "VeletasWeb"]
+
+_TRUE = ("1", "true", "on", "yes")
+_FALSE = ("0", "false", "off", "no", "")
+
+
+def _reason(error: Exception, board: Any) -> str:
+    """The reason of an engine error, without the move and the position it
+    quotes (the page shows both already)."""
+    text = str(error)
+    head = f" in {board.fen()!r}: "
+    return text.split(head, 1)[1] if head in text else text
+
+
+class VeletasWeb:
+    """Veletas for ``veletas serve``."""
+
+    name = "veletas"
+    title = "Veletas"
+    colours = ("black", "white")
+
+    def fields(self) -> list[Field]:
+        return [
+            {
+                "name": "variant",
+                "label": "Variant",
+                "type": "choice",
+                "choices": [*VARIANTS, "custom"],
+                "default": "standard",
+                "help": "standard 10x10 with 7 shooters, medium 9x9 with 5, small 7x7 with 3",
+            },
+            {
+                "name": "size",
+                "label": "Board size N",
+                "type": "int",
+                "default": 8,
+                "help": "5 to 10",
+                "only_with": {"variant": "custom"},
+            },
+            {
+                "name": "shooters",
+                "label": "Shooters K",
+                "type": "int",
+                "default": 5,
+                "help": "odd, 3 or more",
+                "only_with": {"variant": "custom"},
+            },
+            {
+                "name": "setup_rule",
+                "label": "Setup rule",
+                "type": "choice",
+                "choices": list(SETUP_RULES),
+                "default": "perimeter",
+                "help": "perimeter: no shooter on the outer ring; spacing: shooters not adjacent",
+            },
+            {
+                "name": "shooters_block",
+                "label": "Shooters block lines",
+                "type": "bool",
+                "default": False,
+                "help": "the older rule: shooters end lines as stones do",
+            },
+        ]
+
+    def new_board(
+        self, options: Mapping[str, str], position: str | None
+    ) -> tuple[Any, dict[str, Any]]:
+        import veletas
+
+        known = {field["name"] for field in self.fields()}
+        for name in options:
+            if name not in known:
+                raise InvalidRulesError(
+                    f"unknown option {name!r} for veletas; expected one of "
+                    + ", ".join(repr(k) for k in sorted(known))
+                )
+        variant = options.get("variant") or "standard"
+        if variant != "custom" and variant not in VARIANTS:
+            raise InvalidRulesError(
+                f"unknown variant {variant!r}; expected one of "
+                + ", ".join(repr(v) for v in [*VARIANTS, "custom"])
+            )
+        size = _int(options, "size")
+        shooters = _int(options, "shooters")
+        if variant == "custom" and position is None and (size is None or shooters is None):
+            raise InvalidRulesError("a custom variant needs both size and shooters")
+        if variant != "custom" and (size is not None or shooters is not None):
+            raise InvalidRulesError(f"size and shooters go with variant 'custom', not {variant!r}")
+        setup_rule = options.get("setup_rule") or "perimeter"
+        shooters_block = _bool(options, "shooters_block")
+        kwargs: dict[str, Any] = {"setup_rule": setup_rule, "shooters_block": shooters_block}
+        if variant != "custom":
+            kwargs["variant"] = variant
+        if size is not None:
+            kwargs["size"] = size
+        if shooters is not None:
+            kwargs["shooters"] = shooters
+        if position is not None and variant == "standard" and "variant" not in options:
+            # The position string fixes N and K.
+            del kwargs["variant"]
+        board = veletas.Board(position, **kwargs)
+        return board, self._options(board.rules)
+
+    def _options(self, rules: Rules) -> dict[str, Any]:
+        options: dict[str, Any] = {"variant": rules.variant}
+        if rules.variant == "custom":
+            options.update(size=rules.size, shooters=rules.shooters)
+        options.update(setup_rule=rules.setup_rule, shooters_block=rules.shooters_block)
+        return options
+
+    def read_record(self, text: str) -> tuple[Any, Any, dict[str, Any]]:
+        from veletas import records
+        from veletas.errors import InvalidRecordError
+
+        # A file object: records.read takes a one-line str for a path.
+        games = records.read(io.StringIO(text))
+        if not games:
+            raise InvalidRecordError("the record holds no game")
+        record = games[0]
+        return record.board(0), record.board(), self._options(record.rules)
+
+    def write_record(
+        self,
+        start: Any,
+        board: Any,
+        players: Mapping[str, str],
+        winner: str | None,
+        termination: str | None,
+    ) -> str:
+        from veletas import records
+
+        fresh = type(board)(
+            size=board.rules.size,
+            shooters=board.rules.shooters,
+            setup_rule=board.rules.setup_rule,
+            shooters_block=board.rules.shooters_block,
+        )
+        result = {"black": "1-0", "white": "0-1", None: "*"}[winner]
+        record = records.GameRecord.from_board(
+            board,
+            start=None if start == fresh else start.fen(),
+            black=players["black"],
+            white=players["white"],
+            result=result,
+        )
+        if termination:
+            record.tags["Termination"] = termination
+        return records.write([record])
+
+    def seat_to_act(self, board: Any) -> int:
+        return int(board.turn) ^ _swapped(board)
+
+    def colour_of(self, board: Any, seat: int) -> str:
+        return self.colours[seat ^ _swapped(board)]
+
+    def status(self, board: Any) -> Status:
+        claims = board.claims
+        over = board.is_game_over()
+        winner = board.winner
+        turn = str(board.turn)
+        phase = Phase(board.phase)
+        if over:
+            detail = "the game is over"
+        elif phase is Phase.PIE:
+            detail = "white may swap (take Black and its setup) or keep White and place a shooter"
+        elif phase is Phase.SETUP:
+            shooter = next(iter(board.legal_moves)).is_shooter
+            detail = f"{turn} places a shooter" if shooter else f"{turn} places a stone"
+        else:
+            detail = f"{turn} moves a shooter (or not) and shoots"
+        return {
+            "turn": None if over else turn,
+            "phase": str(phase),
+            "detail": detail,
+            "score": {"black": claims.black, "white": claims.white},
+            "score_name": f"claims ({board.rules.claims_to_win} to win)",
+            "winner": None if winner is None else str(winner),
+        }
+
+    def clicks(self, board: Any) -> ClickNode:
+        moves = list(board.legal_moves)
+        phase = Phase(board.phase)
+        if phase is not Phase.PLAY or not moves:
+            placements = {square_name(m.target): str(m) for m in moves if not m.is_swap}
+            if not moves:
+                prompt = "the game is over"
+            elif phase is Phase.PIE:
+                prompt = "swap, or keep White and click where to place your first shooter"
+            elif moves[0].is_shooter:
+                prompt = "click where to place a shooter"
+            else:
+                prompt = "click where to place your stone"
+            tree: ClickNode = {"prompt": prompt, "next": dict(placements)}
+            if any(m.is_swap for m in moves):
+                tree["next"]["swap"] = "swap"
+                tree["next"]["keep"] = {
+                    "prompt": "click where to place your first shooter",
+                    "next": dict(placements),
+                }
+            return tree
+        names = SQUARE_NAMES
+        root: dict[str, Any] = {}
+
+        def shooter_next(name: str) -> dict[str, Any]:
+            node = root.get(name)
+            if node is None:
+                node = root[name] = {
+                    "prompt": f"click where the shooter on {name} moves, "
+                    f"or {name} again to shoot from where it stands",
+                    "next": {},
+                }
+            nexts: dict[str, Any] = node["next"]
+            return nexts
+
+        def target_node(name: str) -> dict[str, Any]:
+            return {"prompt": f"click the square the shooter on {name} shoots onto", "next": {}}
+
+        stands = {m.target for m in moves if m.origin is None}
+        for shooter in board.pieces(Piece.SHOOTER):
+            targets = [names[t] for t in board.reach(shooter) if t in stands]
+            if targets:
+                name = names[shooter]
+                node = shooter_next(name)[name] = target_node(name)
+                node["next"] = {t: t for t in targets}
+        for m in moves:
+            origin = m.origin
+            if origin is None:
+                continue
+            after = shooter_next(names[origin])
+            destination = names[m.destination]
+            shots = after.get(destination)
+            if shots is None:
+                shots = after[destination] = target_node(destination)
+            shots["next"][names[m.target]] = str(m)
+        return {"prompt": "click a shooter to move it, or to shoot with it", "next": root}
+
+    def explain(self, board: Any, clicks: list[str]) -> str:
+        import veletas
+
+        if board.is_game_over():
+            return "the game is over"
+        phase = Phase(board.phase)
+        if phase is Phase.PIE and clicks[:1] == ["keep"] and len(clicks) > 1:
+            clicks = clicks[1:]
+        try:
+            squares = [parse_square(c) for c in clicks]
+        except veletas.InvalidMoveError:
+            return f"{clicks[-1]!r} is not a square or a choice here"
+        if any(square_name(sq) != c for sq, c in zip(squares, clicks, strict=True)) or any(
+            not board.rules.size > max(sq % 10, sq // 10) for sq in squares
+        ):
+            return f"{clicks[-1]} is not a square of this board"
+        last = clicks[-1]
+        if phase is not Phase.PLAY:
+            placement = next(m for m in board.legal_moves if not m.is_swap)
+            text = f"*{last}" if placement.is_shooter else last
+            try:
+                board.copy(stack=False).push_str(text)
+            except IllegalMoveError as error:
+                return _reason(error, board)
+            return f"{last} is not open here"  # pragma: no cover - a legal placement
+        origin = squares[0]
+        piece = board.piece_at(origin)
+        if len(clicks) == 1:
+            if piece is None:
+                return f"{last} is empty: click a shooter (a red diamond) first"
+            if piece in (Piece.BLACK_STONE, Piece.WHITE_STONE):
+                return f"{last} holds a stone: click a shooter (a red diamond) first"
+            if piece in (Piece.BLACK_CLAIMED, Piece.WHITE_CLAIMED):
+                return f"the shooter on {last} is claimed: it no longer moves or shoots"
+            return f"the shooter on {last} has no empty square in reach: it can do nothing"
+        if len(clicks) == 2:
+            if board.piece_at(squares[1]) is not None:
+                return f"{last} is taken: the shooter on {clicks[0]} moves to an empty square"
+            return (
+                f"the shooter on {clicks[0]} does not reach {last}: "
+                "it moves along a line of empty squares"
+            )
+        if squares[0] == squares[1]:
+            return (
+                f"the shooter on {clicks[0]} does not reach {last}: "
+                "it shoots along a line of empty squares onto an empty one"
+            )
+        try:
+            board.copy(stack=False).push_str(f"{clicks[0]}-{clicks[1]}/{last}")
+        except IllegalMoveError as error:
+            return _reason(error, board)
+        return f"{last} cannot be shot onto here"  # pragma: no cover - a legal move
+
+    def squares(self, board: Any, move: Any) -> list[str]:
+        if move.is_swap:
+            return []
+        if move.origin is not None:
+            return [square_name(s) for s in (move.origin, move.destination, move.target)]
+        target = square_name(move.target)
+        if Phase(board.phase) is not Phase.PLAY:
+            return [target]
+        for shooter in board.pieces(Piece.SHOOTER):
+            if move.target in board.reach(shooter):
+                return [square_name(shooter), target]
+        return [target]  # pragma: no cover - a legal shot has a shooter
+
+    def draw(self, board: Any, *, lastmove: Any, flipped: bool) -> str:
+        from veletas.games.veletas import svg
+
+        return svg.board(board, lastmove=lastmove, flipped=flipped, size=560)
+
+    def parse_move(self, board: Any, text: str) -> Any:
+        return _move_type(board).parse(text)
+
+    def make_bot(
+        self, seconds: float | None, iterations: int | None, seed: int, max_nodes: int
+    ) -> Any:
+        import veletas
+
+        return veletas.MctsBot(
+            seconds=seconds, iterations=iterations, seed=seed, max_nodes=max_nodes
+        )
+
+
+def _move_type(board: Any) -> Any:
+    import veletas
+    from veletas import reference
+
+    return reference.Move if isinstance(board, reference.Board) else veletas.Move
+
+
+def _swapped(board: Any) -> bool:
+    return any(move.is_swap for move in board.move_stack)
+
+
+def _int(options: Mapping[str, str], name: str) -> int | None:
+    text = str(options.get(name, "")).strip()
+    if not text:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise InvalidRulesError(f"{name} must be a whole number, not {text!r}") from None
+
+
+def _bool(options: Mapping[str, str], name: str) -> bool:
+    text = str(options.get(name, "")).strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise InvalidRulesError(f"{name} must be true or false, not {options[name]!r}")
+
+
+GAME = VeletasWeb()
+"""Veletas, as ``veletas serve`` plays it."""

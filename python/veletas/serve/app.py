@@ -1,0 +1,393 @@
+"""The web application of ``veletas serve``: the page, its static files and
+the JSON API (``docs/serve.md``).
+
+>>> from veletas.serve import Settings, create_app
+>>> from starlette.testclient import TestClient
+>>> with TestClient(create_app(Settings(max_games=5)), base_url="http://127.0.0.1") as client:
+...     game = client.post("/api/games", json={"variant": "small", "seconds": 0.05}).json()
+...     after = client.post(f"/api/games/{game['id']}/moves", json={"move": "*d4"}).json()
+>>> after["moves"]
+['*d4']
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.applications import Starlette
+from starlette.datastructures import Headers
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from veletas import games as registry
+from veletas.errors import VeletasError
+from veletas.serve.sessions import WATCH, ApiError, Session, Sessions, Settings, error_message
+
+__all__ = ["create_app"]
+
+log = logging.getLogger("veletas.serve")
+
+STATIC = Path(__file__).parent / "static"
+"""The page's files, shipped in the package."""
+
+_SECURITY_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Content-Security-Policy": (
+        "default-src 'self'; img-src 'self' data:; style-src 'self'; "
+        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+    ),
+}
+
+
+def _host_allowed(host: str | None, allowed: tuple[str, ...]) -> bool:
+    """Whether a ``Host`` header names this server: ``localhost``, an IP
+    address, or a name given with ``--allow-host``. A page that another
+    name resolves to this machine (DNS rebinding) sends that name, and is
+    refused."""
+    if not host:
+        return False
+    name = urlsplit(f"//{host}").hostname
+    if name is None:
+        return False
+    if name == "localhost" or name.endswith(".localhost") or name in allowed:
+        return True
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+def _guard_problem(scope: Scope, allowed: tuple[str, ...]) -> str | None:
+    headers = Headers(scope=scope)
+    host = headers.get("host")
+    if not _host_allowed(host, allowed):
+        return (
+            f"the Host {host!r} is not this server's: use its address "
+            "(or veletas serve --allow-host NAME)"
+        )
+    origin = headers.get("origin")
+    if origin is not None:
+        parts = urlsplit(origin)
+        if parts.scheme not in ("http", "https") or parts.netloc.lower() != str(host).lower():
+            return f"requests from the page of {origin!r} are refused"
+    return None
+
+
+class Guard:
+    """Refuses requests and WebSockets whose ``Host`` is not this server's or
+    whose ``Origin`` is another page's, so that other web pages cannot
+    drive the server; adds the security headers."""
+
+    def __init__(self, app: ASGIApp, allowed_hosts: tuple[str, ...] = ()) -> None:
+        self.app = app
+        self.allowed_hosts = allowed_hosts
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        problem = _guard_problem(scope, self.allowed_hosts)
+        if problem is not None:
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1008, "reason": problem[:120]})
+                return
+            response = JSONResponse({"error": problem}, status_code=403)
+            await response(scope, receive, send)
+            return
+        if scope["type"] == "websocket":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                present = {name.lower() for name, _ in headers}
+                for name, value in _SECURITY_HEADERS.items():
+                    if name.lower().encode() not in present:
+                        headers.append((name.lower().encode(), value.encode()))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+async def _body(request: Request, limit: int) -> dict[str, Any]:
+    """The JSON object of a request's body (``{}`` for an empty one).
+
+    :raises ApiError: for a body over ``limit`` bytes, or one that is not
+        a JSON object.
+    """
+    length = request.headers.get("content-length")
+    if length is not None and length.isdigit() and int(length) > limit:
+        raise ApiError(413, f"the request body is over this server's limit of {limit} bytes")
+    chunks = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise ApiError(413, f"the request body is over this server's limit of {limit} bytes")
+        chunks.append(chunk)
+    raw = b"".join(chunks)
+    if not raw.strip():
+        return {}
+    try:
+        body = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ApiError(400, f"the request body is not JSON: {error}") from None
+    if not isinstance(body, dict):
+        raise ApiError(400, f"the request body must be a JSON object, not {type(body).__name__}")
+    return body
+
+
+def _flag(value: object) -> bool:
+    return str(value).lower() in ("1", "true", "on", "yes")
+
+
+def _ply(value: object) -> int | None:
+    """A ``ply`` parameter: absent or a whole number (checked by the session)."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool):
+        raise ApiError(400, f"ply must be a whole number, not {value!r}")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value)
+    raise ApiError(400, f"ply must be a whole number, not {value!r}")
+
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    """The application, with a fresh set of games under ``settings``."""
+    settings = settings or Settings()
+    sessions = Sessions(settings)
+
+    def api(handler: Callable[[Request, dict[str, Any]], Awaitable[Any]]) -> Handler:
+        """An endpoint: reads the body of a POST, answers JSON, and turns
+        refusals into 4xx answers with a message."""
+
+        async def endpoint(request: Request) -> Response:
+            try:
+                body = await _body(request, settings.max_body) if request.method == "POST" else {}
+                result = await handler(request, body)
+            except ApiError as error:
+                return JSONResponse({"error": error.message}, status_code=error.status)
+            except VeletasError as error:
+                return JSONResponse({"error": error_message(error)}, status_code=400)
+            if isinstance(result, Response):
+                return result
+            return JSONResponse(result)
+
+        return endpoint
+
+    def session_of(request: Request) -> Session:
+        return sessions.get(request.path_params["game_id"])
+
+    def flipped(request: Request, body: dict[str, Any]) -> bool:
+        return _flag(body.get("flipped", request.query_params.get("flipped", "")))
+
+    async def index(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def info(request: Request, body: dict[str, Any]) -> Any:
+        offered = []
+        for entry in registry.GAMES.values():
+            game = entry.web_game()
+            if game is None:
+                continue
+            offered.append(
+                {
+                    "name": game.name,
+                    "title": game.title,
+                    "colours": list(game.colours),
+                    "seats": [*game.colours, WATCH],
+                    "fields": game.fields(),
+                }
+            )
+        return {
+            "games": offered,
+            "limits": {
+                "max_games": settings.max_games,
+                "games": len(sessions.games),
+                "idle_seconds": settings.idle_seconds,
+                "bot_workers": settings.bot_workers,
+                "max_seconds": settings.max_seconds,
+                "max_iterations": settings.max_iterations,
+                "default_seconds": settings.default_seconds,
+                "max_body": settings.max_body,
+            },
+        }
+
+    async def create(request: Request, body: dict[str, Any]) -> Any:
+        session = sessions.create(body)
+        return JSONResponse(session.state(flipped=flipped(request, body)), status_code=201)
+
+    async def show(request: Request, body: dict[str, Any]) -> Any:
+        ply = _ply(request.query_params.get("ply"))
+        return session_of(request).state(ply, flipped=flipped(request, body))
+
+    async def delete(request: Request, body: dict[str, Any]) -> Any:
+        session = session_of(request)
+        sessions.drop(session.id)
+        return Response(status_code=204)
+
+    async def moves(request: Request, body: dict[str, Any]) -> Any:
+        session = session_of(request)
+        text = body.get("move")
+        if not isinstance(text, str):
+            raise ApiError(400, 'give the move as text: {"move": "d4-d7/f9"}')
+        session.play(text, _ply(body.get("ply")))
+        return session.state(flipped=flipped(request, body))
+
+    async def undo(request: Request, body: dict[str, Any]) -> Any:
+        session = session_of(request)
+        session.undo()
+        return session.state(flipped=flipped(request, body))
+
+    async def truncate(request: Request, body: dict[str, Any]) -> Any:
+        session = session_of(request)
+        ply = _ply(body.get("ply"))
+        if ply is None:
+            raise ApiError(400, 'give the ply to go on from: {"ply": 12}')
+        session.truncate(ply)
+        return session.state(flipped=flipped(request, body))
+
+    async def resign(request: Request, body: dict[str, Any]) -> Any:
+        session = session_of(request)
+        session.resign()
+        return session.state(flipped=flipped(request, body))
+
+    async def stop(request: Request, body: dict[str, Any]) -> Any:
+        return {"stopped": session_of(request).stop()}
+
+    async def hint(request: Request, body: dict[str, Any]) -> Any:
+        session = session_of(request)
+        top = body.get("top", 3)
+        if isinstance(top, bool) or not isinstance(top, int) or not 1 <= top <= 10:
+            raise ApiError(400, f"top must be a whole number from 1 to 10, not {top!r}")
+        return await session.hint(_ply(body.get("ply")), top)
+
+    async def explain(request: Request, body: dict[str, Any]) -> Any:
+        session = session_of(request)
+        clicks = body.get("clicks")
+        if (
+            not isinstance(clicks, list)
+            or not 1 <= len(clicks) <= 8
+            or not all(isinstance(c, str) and 0 < len(c) <= 16 for c in clicks)
+        ):
+            raise ApiError(400, 'give the clicks as a list of square names: {"clicks": ["d4"]}')
+        board = session.board_at(_ply(body.get("ply")))
+        return {"message": session.game.explain(board, clicks)}
+
+    async def record(request: Request, body: dict[str, Any]) -> Any:
+        session = session_of(request)
+        name = f"{session.game.name}-{session.id}.txt"
+        return PlainTextResponse(
+            session.record(),
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        )
+
+    async def updates(websocket: WebSocket) -> None:
+        """Sends the game's summary now and at every change, until the page leaves."""
+        session = sessions.games.get(websocket.path_params["game_id"])
+        if session is None:
+            await websocket.close(code=4404, reason="no such game")
+            return
+        await websocket.accept()
+        session.watchers += 1
+        receiving = asyncio.ensure_future(websocket.receive())
+        try:
+            while True:
+                session.touch()
+                await websocket.send_json(session.summary())
+                changing = asyncio.ensure_future(session.wait_change(session.version))
+                done, _ = await asyncio.wait(
+                    {receiving, changing}, return_when=asyncio.FIRST_COMPLETED
+                )
+                if receiving in done:
+                    changing.cancel()
+                    message = receiving.result()
+                    if message["type"] == "websocket.disconnect":
+                        return
+                    receiving = asyncio.ensure_future(websocket.receive())
+                if session.id not in sessions.games:
+                    await websocket.close(code=4404, reason="the game has ended")
+                    return
+        except WebSocketDisconnect:
+            return
+        finally:
+            receiving.cancel()
+            session.watchers -= 1
+            session.touch()
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        status = exc.status_code if isinstance(exc, HTTPException) else 500
+        detail = exc.detail if isinstance(exc, HTTPException) else "internal error"
+        if request.url.path.startswith("/api/") or status != 404:
+            return JSONResponse({"error": detail}, status_code=status)
+        return PlainTextResponse(f"{detail}: {request.url.path}", status_code=status)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        period = min(60.0, max(settings.idle_seconds / 4, 0.05))
+
+        async def expire() -> None:
+            while True:
+                await asyncio.sleep(period)
+                dropped = sessions.expire()
+                if dropped:
+                    log.info("dropped %d idle game(s)", dropped)
+
+        expiring = asyncio.ensure_future(expire())
+        try:
+            yield
+        finally:
+            expiring.cancel()
+            sessions.close()
+
+    game_routes = [
+        Route("/api/info", api(info), methods=["GET"]),
+        Route("/api/games", api(create), methods=["POST"]),
+        Route("/api/games/{game_id}", api(show), methods=["GET"]),
+        Route("/api/games/{game_id}", api(delete), methods=["DELETE"]),
+        Route("/api/games/{game_id}/moves", api(moves), methods=["POST"]),
+        Route("/api/games/{game_id}/undo", api(undo), methods=["POST"]),
+        Route("/api/games/{game_id}/truncate", api(truncate), methods=["POST"]),
+        Route("/api/games/{game_id}/resign", api(resign), methods=["POST"]),
+        Route("/api/games/{game_id}/stop", api(stop), methods=["POST"]),
+        Route("/api/games/{game_id}/hint", api(hint), methods=["POST"]),
+        Route("/api/games/{game_id}/explain", api(explain), methods=["POST"]),
+        Route("/api/games/{game_id}/record", api(record), methods=["GET"]),
+        WebSocketRoute("/api/games/{game_id}/ws", updates),
+    ]
+    app = Starlette(
+        routes=[
+            Route("/", index, methods=["GET"]),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+            *game_routes,
+        ],
+        middleware=[Middleware(Guard, allowed_hosts=settings.allowed_hosts)],
+        exception_handlers={HTTPException: not_found},
+        lifespan=lifespan,
+    )
+    app.state.sessions = sessions
+    app.state.settings = settings
+    return app
