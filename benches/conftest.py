@@ -23,8 +23,8 @@ import pytest
 # The test suite's helpers (pytest puts tests/ on the path, pyproject.toml):
 # the backends under test, and the reader of the test vectors, which the
 # benchmarks check their results against.
-from backends import BACKEND_MODULES
-from vector_files import PerftVector, perft_vectors
+from games.veletas.backends import BACKEND_MODULES
+from games.veletas.vector_files import PerftVector, perft_vectors
 
 POSITION_ID = "public-145"
 """A 10x10 play-phase position of the vectors (perimeter, shooters pass)."""

@@ -13,7 +13,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from vector_files import PerftVector
+from games.veletas.vector_files import PerftVector
 
 PERFT = "perft(2), 10x10 play"
 PERFT_SPEEDUP_FLOOR = 100

@@ -14,7 +14,7 @@ import os
 from types import ModuleType
 
 import pytest
-from backends import BACKEND_MODULES
+from games.veletas.backends import BACKEND_MODULES
 from hypothesis import settings
 
 settings.register_profile("fast", max_examples=25, deadline=None)

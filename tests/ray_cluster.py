@@ -51,19 +51,40 @@ def free_ports(count: int) -> list[int]:
 
 
 class RayCluster:
-    """A one-node Ray cluster in a child process; :attr:`address` joins it."""
+    """A one-node Ray cluster in a child process; :attr:`address` joins it.
 
-    def __init__(self, num_cpus: int = 2, timeout: float = 120.0) -> None:
+    ``start`` is the ``ray start`` command line to run (default ``ray start
+    --head``), to which the options that keep this cluster apart from others
+    are added; ``python`` runs Ray with another interpreter (its workers then
+    run there too). ``home`` is the ``HOME`` the head runs with: None
+    switches token authentication off (``RAY_AUTH_MODE=disabled``); a folder
+    leaves Ray to decide, as for a user, by the token in ``home/.ray``.
+    """
+
+    def __init__(
+        self,
+        num_cpus: int = 2,
+        timeout: float = 120.0,
+        *,
+        start: list[str] | None = None,
+        python: str | None = None,
+        home: str | None = None,
+    ) -> None:
         # Ray's unix sockets live under the temporary directory, and their
         # paths are limited to about 100 bytes: keep it short.
         self.temp_dir = tempfile.mkdtemp(prefix="vr", dir="/tmp")
         ports = dict(zip(PORT_OPTIONS, free_ports(len(PORT_OPTIONS)), strict=True))
         self.address = f"127.0.0.1:{ports['--port']}"
         ray = Path(sys.executable).with_name("ray")
+        if python is not None:
+            program = [python, "-m", "ray.scripts.scripts"]
+        else:
+            program = [str(ray) if ray.exists() else "ray"]
+        # A --port of the given command line gives way to a free one.
+        given = [arg for arg in (start or ["start", "--head"]) if not arg.startswith("--port")]
         command = [
-            str(ray) if ray.exists() else "ray",
-            "start",
-            "--head",
+            *program,
+            *given,
             "--block",
             f"--temp-dir={self.temp_dir}",
             "--node-ip-address=127.0.0.1",
@@ -76,6 +97,11 @@ class RayCluster:
             *(f"{option}={port}" for option, port in ports.items()),
         ]
         environment = {**os.environ, "RAY_AUTH_MODE": "disabled", "NO_COLOR": "1"}
+        if home is not None:
+            environment["HOME"] = home
+            environment.pop("RAY_AUTH_MODE")
+            for name in ("RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH"):
+                environment.pop(name, None)
         environment.pop("RAY_ADDRESS", None)
         self.log = Path(self.temp_dir) / "start.log"
         self._log_file = self.log.open("w")

@@ -13,7 +13,11 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 PAGES = [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]
 """The README and every page of docs/."""
-LINKED_PAGES = [*PAGES, ROOT / "tests" / "vectors" / "README.md"]
+LINKED_PAGES = [
+    *PAGES,
+    ROOT / "tests" / "games" / "veletas" / "vectors" / "README.md",
+    ROOT / "tests" / "games" / "meridians" / "vectors" / "README.md",
+]
 """The pages whose links are checked."""
 
 
@@ -38,6 +42,12 @@ def test_page_examples(page: Path) -> None:
     result = doctest.testfile(str(page), module_relative=False, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0, f"{page.name} has no examples"
     assert result.failed == 0, f"{result.failed} example(s) of {page.name} failed (output above)"
+
+
+def test_the_pictured_reports_are_kept() -> None:
+    for name, page in [("report.png", "reports.md"), ("report-openings.png", "reports.md")]:
+        assert (DOCS / "images" / name).read_bytes().startswith(b"\x89PNG")
+        assert f"images/{name}" in (DOCS / page).read_text()
 
 
 def test_the_pictured_position_is_kept() -> None:

@@ -15,6 +15,8 @@ MODULES = [
     "veletas.bots",
     "veletas.records",
     "veletas.playouts",
+    "veletas.datasets",
+    "veletas.report",
     "veletas.distributed",
     "veletas.reference",
     "veletas.games.veletas.reference.board",

@@ -15,7 +15,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "python" / "veletas"
-NATIVE_TEST_FILES = ["tests/test_differential.py", "tests/test_rust_core.py"]
+NATIVE_TEST_FILES = [
+    "tests/games/veletas/test_differential.py",
+    "tests/games/veletas/test_rust_core.py",
+]
 
 
 def package_without_extension(into: Path) -> Path:

@@ -77,6 +77,8 @@ else:
     )
 
 from veletas import distributed, meridians, records, svg  # noqa: E402  (they use Board and Move)
+from veletas.datasets import read_playouts  # noqa: E402
+from veletas.report import report  # noqa: E402
 
 _NATIVE_ONLY = ("GreedyBot", "MctsBot", "RandomBot", "VectorEnv", "bots")
 
@@ -121,6 +123,8 @@ __all__ = [
     "distributed",
     "meridians",
     "playouts",
+    "read_playouts",
     "records",
+    "report",
     "svg",
 ]

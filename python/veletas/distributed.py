@@ -28,13 +28,17 @@ ValueError: chunk_size must be at least 1 (or None to choose one), not 0
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import importlib
 import math
+import os
 import socket
 import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from veletas._checks import count, integer
@@ -102,6 +106,7 @@ def playouts(
     max_retries: int = MAX_RETRIES,
     progress: bool | None = None,
     game: str = "veletas",
+    ship: bool = True,
     variant: str = "standard",
     size: int | str | None = None,
     shooters: int | None = None,
@@ -136,10 +141,10 @@ def playouts(
     other arguments are those of :func:`veletas.playouts`, or for Meridians
     ``size`` (``"6-7"`` by default), ``pie``, ``start``, ``seed``, ``threads``
     and ``record`` of :func:`veletas.meridians.playouts`; the options of the
-    other game must be left at their defaults.
-
-    Every node of the cluster needs the same version of veletas installed:
-    the tasks play their games with the node's native core.
+    other game must be left at their defaults. ``ship`` sends this veletas to
+    the workers of a cluster joined by address (:func:`connect`), so that they
+    need only Ray; with ``ship=False`` every node needs the same version of
+    veletas installed.
 
     Ctrl-C (``KeyboardInterrupt``) cancels the chunks not yet played and
     stops the workers playing them before it propagates.
@@ -196,7 +201,7 @@ def playouts(
     parts = [job.run(0, 0)]  # the empty range: so that a run of no games concatenates
     disable = None if progress is None else not progress
     with (
-        connect(address),
+        connect(address, ship=ship),
         tqdm(
             total=n_games,
             unit=" games",
@@ -219,7 +224,7 @@ def playouts(
 
 
 @contextmanager
-def connect(address: str | None = None) -> Iterator[str]:
+def connect(address: str | None = None, *, ship: bool = True) -> Iterator[str]:
     """Connect to Ray for the ``with`` block; yields a description of where
     the games run (for summaries).
 
@@ -228,10 +233,24 @@ def connect(address: str | None = None) -> Iterator[str]:
     stopped or the cluster left. With a connection made before (``ray.init``
     called by the program), the block uses it and leaves it open.
 
+    Joining a cluster, the driver sends its own ``veletas`` package (with
+    its compiled core) to the workers through Ray's ``runtime_env``
+    (``py_modules``), so that the nodes need only Ray and numpy, and play
+    with exactly the driver's code; ``ship=False`` uses what the nodes have
+    installed instead.
+
+    A cluster started with token authentication (``ray start`` turns it on
+    where a token exists, as in ``~/.ray/auth_token``) is joined with this
+    machine's token: found where Ray looks for it (``RAY_AUTH_TOKEN``,
+    ``RAY_AUTH_TOKEN_PATH``, ``~/.ray/auth_token``) even when
+    ``RAY_AUTH_MODE`` is not set, which Ray itself requires for an address.
+
     :raises ValueError: if this process is connected to another cluster
         than ``address``.
     :raises ConnectionError: if nothing answers at a ``HOST:PORT`` address
-        (where Ray itself would wait for ever).
+        (where Ray itself would wait for ever), or if the cluster refuses
+        this machine's authentication token or its lack of one (where Ray
+        would try for 20 s), saying what to do.
     :raises ModuleNotFoundError: if Ray is not installed.
     """
     _check_address(address)
@@ -245,9 +264,13 @@ def connect(address: str | None = None) -> Iterator[str]:
             )
         yield f"the Ray cluster at {connected} ({_size_of_cluster(ray)})"
         return
+    runtime_env = None
     if address is not None:
         _probe(address)
-    ray.init(address="local" if address is None else address)
+        _authenticate(address)
+        if ship:
+            runtime_env = {"py_modules": [_package_dir()], "excludes": ["__pycache__", "*.pyc"]}
+    ray.init(address="local" if address is None else address, runtime_env=runtime_env)
     try:
         if address is None:
             yield f"a local Ray runtime ({_size_of_cluster(ray)})"
@@ -266,11 +289,15 @@ def play_chunks(
     chunk_size: int | None = None,
     max_retries: int = MAX_RETRIES,
     progress: Callable[[int], object] | None = None,
+    first_game: int = 0,
+    max_chunk_size: int | None = None,
 ) -> Iterator[Playouts]:
-    """Games ``0 .. n_games - 1`` of ``job``, played as Ray tasks on the
-    cluster this process is connected to (:func:`connect`), yielded as
+    """Games ``first_game .. n_games - 1`` of ``job``, played as Ray tasks on
+    the cluster this process is connected to (:func:`connect`), yielded as
     consecutive ranges in order: put together with
-    :meth:`Playouts.concatenate` they are ``job.run(0, n_games)``.
+    :meth:`Playouts.concatenate` they are ``job.run(first_game, n_games -
+    first_game)``. ``max_chunk_size`` caps the chunk size chosen (so that
+    chunks waiting for an earlier one hold little memory).
 
     Each task plays one chunk of ``chunk_size`` games (None: chosen by
     :func:`chunk_size_for`) on ``job.threads`` threads (None: 1) and asks Ray
@@ -283,13 +310,17 @@ def play_chunks(
     the workers playing them; the ranges yielded until then stay valid.
     """
     ray = require_ray()
-    if n_games == 0:
+    if n_games <= first_game:
         return
     cpus = job.threads if job.threads is not None else 1
     job = dataclasses.replace(job, threads=cpus)
     slots = _slots(ray, cpus)
     if chunk_size is None:
-        chunk_size = chunk_size_for(n_games, slots, _seconds_per_game(job), threads=cpus)
+        chunk_size = chunk_size_for(
+            n_games - first_game, slots, _seconds_per_game(job), threads=cpus
+        )
+        if max_chunk_size is not None:
+            chunk_size = min(chunk_size, max_chunk_size)
     task = ray.remote(
         num_cpus=cpus,
         max_retries=max_retries,
@@ -298,10 +329,10 @@ def play_chunks(
         # another try: the games are deterministic, anything else recurs.
         retry_exceptions=[MemoryError],
     )(_play_chunk)
-    ranges = iter(range(0, n_games, chunk_size))
+    ranges = iter(range(first_game, n_games, chunk_size))
     pending: dict[Any, int] = {}  # object ref -> first game of its chunk
     finished: dict[int, Playouts] = {}  # chunks played but not yet yielded
-    next_game = 0
+    next_game = first_game
     refreshed = time.monotonic()
     try:
         while True:
@@ -403,6 +434,92 @@ def _probe(address: str, timeout: float = PROBE_SECONDS) -> None:
             f"no Ray cluster answers at {address!r} ({error}); "
             "start one there with 'ray start --head'"
         ) from error
+
+
+_AUTH_HELP = (
+    "copy the head's token (the file ~/.ray/auth_token there, or what 'ray get-auth-token' "
+    "prints there) to ~/.ray/auth_token on this machine, or set RAY_AUTH_TOKEN to it"
+)
+
+
+def _authenticate(address: str) -> None:
+    """Ask the cluster at ``HOST:PORT`` whether it takes this machine's
+    token (or its lack of one), in one quick request; switch Ray's token
+    mode on where the cluster wants a token and one is found here.
+
+    :raises ConnectionError: if the cluster refuses, saying what to do.
+    """
+    host, colon, port = address.rpartition(":")
+    if not colon or not port.isdigit() or "/" in host or not host:
+        return  # "auto", "ray://...": Ray's own handling
+    try:
+        # Ray's own client of the head, without the retries of ray.init.
+        GcsClient = importlib.import_module("ray._raylet").GcsClient
+        from ray.exceptions import AuthenticationError
+    except (ImportError, AttributeError):  # a Ray without token authentication
+        return
+    try:
+        GcsClient(address=address)
+        return
+    except AuthenticationError:
+        pass
+    except Exception:  # anything else is ray.init's to report, as it would
+        return
+    mode = os.environ.get("RAY_AUTH_MODE")
+    if mode is None and _token_found():
+        _enable_token_mode()
+        try:
+            GcsClient(address=address)
+            return
+        except AuthenticationError:
+            raise ConnectionError(
+                f"the Ray cluster at {address!r} refused this machine's authentication "
+                f"token ({_token_source()}): {_AUTH_HELP}"
+            ) from None
+    if mode is not None and mode.lower() != "token":
+        raise ConnectionError(
+            f"the Ray cluster at {address!r} uses token authentication, and RAY_AUTH_MODE "
+            f"is {mode!r} here: unset it (or set it to 'token') and {_AUTH_HELP}"
+        )
+    if mode is not None:
+        raise ConnectionError(
+            f"the Ray cluster at {address!r} refused this machine's authentication token "
+            f"({_token_source()}): {_AUTH_HELP}"
+        )
+    raise ConnectionError(
+        f"the Ray cluster at {address!r} uses token authentication and this machine has "
+        f"no token: {_AUTH_HELP}"
+    )
+
+
+def _token_found() -> bool:
+    return _token_source() != "none"
+
+
+def _token_source() -> str:
+    if os.environ.get("RAY_AUTH_TOKEN"):
+        return "RAY_AUTH_TOKEN"
+    path = os.environ.get("RAY_AUTH_TOKEN_PATH")
+    if path:
+        return path
+    default = Path.home() / ".ray" / "auth_token"
+    return str(default) if default.is_file() else "none"
+
+
+def _enable_token_mode() -> None:
+    """Ray's token mode for this process (and the workers it starts), as
+    ``RAY_AUTH_MODE=token`` would have set it."""
+    os.environ["RAY_AUTH_MODE"] = "token"
+    with contextlib.suppress(ImportError, AttributeError):
+        # Ray reads its configuration once: again, with the mode.
+        importlib.import_module("ray._raylet").Config.initialize("")
+
+
+def _package_dir() -> str:
+    """The folder of this ``veletas`` package, with its compiled core."""
+    import veletas
+
+    return str(Path(veletas.__file__).parent)
 
 
 def _size_of_cluster(ray: Any) -> str:

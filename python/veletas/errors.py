@@ -7,6 +7,7 @@ working for callers that do not care which input was wrong.
 from __future__ import annotations
 
 __all__ = [
+    "DatasetError",
     "IllegalMoveError",
     "InvalidFenError",
     "InvalidMoveError",
@@ -47,3 +48,9 @@ class InvalidRecordError(VeletasError):
         """The line of the record (from 1) where the problem is, if known."""
         self.move = move
         """The move text at fault, if the problem is a move."""
+
+
+class DatasetError(VeletasError):
+    """A playout dataset that cannot be read or written as asked: a file that
+    is not one, a file or the parts of a stopped run in the way, or parts of
+    another run than the one resumed. The message names the file."""

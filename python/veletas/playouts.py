@@ -25,6 +25,7 @@ from __future__ import annotations
 import importlib
 import math
 import operator
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
@@ -313,6 +314,55 @@ class Playouts:
             },
             **spec.columns_summary(self),
         }
+
+    # ------------------------------------------------------------------
+    # Datasets
+
+    def dataset_columns(self) -> dict[str, np.ndarray]:
+        """The per-game arrays by column name, in the order a dataset writes
+        them (:meth:`to_arrow`): winner, swapped, plies, then the game's own
+        :attr:`columns`; moves aside.
+
+        >>> import veletas
+        >>> list(veletas.playouts(3, variant="small").dataset_columns())
+        ['winner', 'swapped', 'plies', 'claims']
+        """
+        return {
+            "winner": self.winner,
+            "swapped": self.swapped,
+            "plies": self.plies,
+            **self.columns,
+        }
+
+    def to_arrow(self) -> Any:
+        """The games as a ``pyarrow.Table``, one row per game: ``game`` (the
+        game index, uint64), the per-game :meth:`columns` (an (n, k) array as
+        a fixed-size list of k) and, for a recorded run, ``moves``: each
+        game's moves as int32 codes (:func:`veletas.datasets.decode_moves`).
+        The schema's metadata holds the game, rules, start, seed, policy and
+        veletas version, as JSON under the key ``veletas``.
+
+        >>> import veletas
+        >>> games = veletas.playouts(5, variant="small", record=True)
+        >>> table = games.to_arrow()
+        >>> table.num_rows, table.column_names
+        (5, ['game', 'winner', 'swapped', 'plies', 'claims', 'moves'])
+
+        :raises ModuleNotFoundError: without pyarrow (``pip install "veletas[data]"``).
+        """
+        from veletas import datasets
+
+        return datasets.to_arrow(self)
+
+    def to_parquet(self, path: str | os.PathLike[str]) -> None:
+        """Write the games (:meth:`to_arrow`) to the Parquet file ``path``,
+        atomically; :func:`veletas.read_playouts` reads them back.
+
+        :raises ModuleNotFoundError: without pyarrow (``pip install "veletas[data]"``).
+        """
+        from veletas import datasets
+
+        datasets.write_parquet(self, path)
 
     # ------------------------------------------------------------------
     # Records

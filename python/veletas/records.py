@@ -54,6 +54,7 @@ A Meridians record starts with ``[Game "Meridians"]``, has the rule tags
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime
 import importlib
@@ -66,7 +67,17 @@ from typing import Any
 
 from veletas.errors import IllegalMoveError, InvalidMoveError, InvalidRecordError, VeletasError
 
-__all__ = ["RESULTS", "GameRecord", "read", "result_of", "write"]
+__all__ = [
+    "RESULTS",
+    "GameRecord",
+    "iter_blocks",
+    "iter_read",
+    "iter_read_boards",
+    "read",
+    "read_game",
+    "result_of",
+    "write",
+]
 
 RESULTS = ("1-0", "0-1", "*")
 """The results: Black won, White won, unfinished."""
@@ -75,7 +86,7 @@ _GAMES = {"Veletas": "veletas", "Meridians": "meridians"}
 """The values of the ``[Game]`` tag, and the games they name."""
 
 _TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]$')
-_NUMBER = re.compile(r"^(\d+)\.$")
+_COMMENT = re.compile(r"\{[^}]*\}")
 _LINE_WIDTH = 79
 
 
@@ -329,25 +340,81 @@ def read(path_or_text: Any) -> list[GameRecord]:
 
     A ``str`` is a record text when it contains a newline or starts with
     ``[``, else a path. Every record is checked: its tags, its moves (each
-    is replayed) and its result.
+    is replayed) and its result. :func:`iter_read` gives them one at a time.
 
     :raises InvalidRecordError: naming the line, and the move where a move
         is at fault.
     """
+    return list(iter_read(path_or_text))
+
+
+def iter_read(path_or_text: Any) -> Iterator[GameRecord]:
+    """The records of :func:`read`, one at a time as the file is read: a
+    file of any size in the memory of one record.
+
+    >>> import veletas
+    >>> text = write([GameRecord.from_moves(veletas.Rules.make("small"), ["*c3", "g7"])] * 3)
+    >>> [len(record.moves) for record in iter_read(text)]
+    [2, 2, 2]
+
+    :raises InvalidRecordError: naming the line, and the move where a move
+        is at fault (when the iterator reaches that record).
+    """
+    for record, _ in iter_read_boards(path_or_text):
+        yield record
+
+
+def iter_read_boards(path_or_text: Any) -> Iterator[tuple[GameRecord, Any]]:
+    """The records of :func:`iter_read`, each with its final board (which
+    reading a record replays anyway)."""
+    with _lines_of(path_or_text) as lines:
+        for block in _blocks(lines):
+            yield _read_moves(_read_tags(block.tags), block)
+
+
+def read_game(path_or_text: Any, index: int) -> GameRecord:
+    """Record ``index`` (from 0) of a file or text, reading only up to it and
+    checking only that one: the records before it are skipped unread.
+
+    :raises IndexError: if the file holds ``index`` records or fewer, saying
+        how many.
+    :raises InvalidRecordError: if that record cannot be read.
+    """
+    if index < 0:
+        raise IndexError(f"record {index} is not in the file: records count from 0")
+    count = 0
+    with _lines_of(path_or_text) as lines:
+        for block in _blocks(lines):
+            if count == index:
+                return _read_moves(_read_tags(block.tags), block)[0]
+            count += 1
+    raise IndexError(f"record {index} is not in the file: it holds {count} record(s)")
+
+
+def iter_blocks(path_or_text: Any) -> Iterator[str]:
+    """The text of each record of a file or text, one at a time, unchecked
+    (to count records, or to hand them out to be read elsewhere)."""
+    with _lines_of(path_or_text) as lines:
+        for block in _blocks(lines, raw=True):
+            yield "\n".join(line for _, line in block.tags + block.moves)
+
+
+@contextlib.contextmanager
+def _lines_of(path_or_text: Any) -> Iterator[Iterable[str]]:
+    """The lines of a path, an open text file or a text, read lazily."""
     if isinstance(path_or_text, os.PathLike) or (
         isinstance(path_or_text, str)
         and "\n" not in path_or_text
         and not path_or_text.lstrip().startswith("[")
     ):
         with open(path_or_text, encoding="utf-8") as file:
-            text = file.read()
+            yield file
     elif isinstance(path_or_text, str):
-        text = path_or_text
+        yield io.StringIO(path_or_text)
     elif isinstance(path_or_text, io.TextIOBase) or hasattr(path_or_text, "read"):
-        text = path_or_text.read()
+        yield path_or_text
     else:
         raise TypeError(f"expected a path, a text or a file, not {type(path_or_text).__name__}")
-    return list(_parse(text))
 
 
 @dataclasses.dataclass
@@ -358,31 +425,28 @@ class _Block:
     moves: list[tuple[int, str]] = dataclasses.field(default_factory=list)
 
 
-def _blocks(text: str) -> Iterator[_Block]:
+def _blocks(lines: Iterable[str], *, raw: bool = False) -> Iterator[_Block]:
+    """The records' lines, each record's tags and moves with their line
+    numbers (stripped of comments, or ``raw`` as they are)."""
     block = _Block()
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.split(";", 1)[0].strip()
+    for number, text in enumerate(lines, start=1):
+        line = text.split(";", 1)[0].strip()
         if not line:
             continue
+        kept = text.rstrip("\n") if raw else line
         if line.startswith("["):
             if block.moves:
                 yield block
                 block = _Block()
-            block.tags.append((number, line))
+            block.tags.append((number, kept))
         else:
             if not block.tags:
                 raise InvalidRecordError(
-                    f"line {number}: moves before any tag: {raw.strip()!r}", line=number
+                    f"line {number}: moves before any tag: {text.strip()!r}", line=number
                 )
-            block.moves.append((number, line))
+            block.moves.append((number, kept))
     if block.tags:
         yield block
-
-
-def _parse(text: str) -> Iterator[GameRecord]:
-    for block in _blocks(text):
-        tags = _read_tags(block.tags)
-        yield _read_moves(tags, block)
 
 
 def _fail(line: int, message: str, move: str | None = None) -> InvalidRecordError:
@@ -409,7 +473,7 @@ def _read_tags(lines: Sequence[tuple[int, str]]) -> dict[str, tuple[int, str]]:
     return tags
 
 
-def _read_moves(tags: dict[str, tuple[int, str]], block: _Block) -> GameRecord:
+def _read_moves(tags: dict[str, tuple[int, str]], block: _Block) -> tuple[GameRecord, Any]:
     room = _room(tags.get("Game", (0, "Veletas"))[1])
     rules = room.tag_rules(tags, _fail)
     result_line, result = tags["Result"]
@@ -430,16 +494,18 @@ def _read_moves(tags: dict[str, tuple[int, str]], block: _Block) -> GameRecord:
     expected = 1
     end: tuple[int, str] | None = None
     for number, line in block.moves:
-        line = re.sub(r"\{[^}]*\}", " ", line)
+        if "{" in line:
+            line = _COMMENT.sub(" ", line)
         for token in line.split():
             if end is not None:
                 raise _fail(number, f"text {token!r} after the result {end[1]!r}")
             if token in RESULTS:
                 end = (number, token)
                 continue
-            numbered = _NUMBER.match(token)
-            if numbered:
-                if int(numbered.group(1)) != expected:
+            # A move number ("12."), told apart without a regex: this loop
+            # is most of the time of reading a file.
+            if token[-1] == "." and token[:-1].isdecimal():
+                if int(token[:-1]) != expected:
                     raise _fail(number, f"move number {token!r}, expected {expected}.")
                 continue
             try:
@@ -467,4 +533,4 @@ def _read_moves(tags: dict[str, tuple[int, str]], block: _Block) -> GameRecord:
     if not has_swap and start is None and swapped == "true":
         raise _fail(swapped_line, '[Swapped "true"] but no move is a swap')
     ordered = {name: value for name, (_, value) in tags.items()}
-    return GameRecord(ordered, board.move_stack)
+    return GameRecord(ordered, board.move_stack), board

@@ -18,8 +18,9 @@ struct Vector {
 }
 
 fn read_vectors() -> Vec<Vector> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/vectors/perft.txt");
-    let text = std::fs::read_to_string(&path).expect("tests/vectors/perft.txt");
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/games/veletas/vectors/perft.txt");
+    let text = std::fs::read_to_string(&path).expect("tests/games/veletas/vectors/perft.txt");
     let mut vectors = Vec::new();
     for block in text.split("\n\n") {
         let (mut id, mut fen, mut rules, mut expected) = (None, None, None, Vec::new());

@@ -1,5 +1,5 @@
 //! Runs the shared test vectors of every game, from the repository root:
-//! `tests/vectors/` (Veletas) and `tests/meridians/vectors/` (Meridians).
+//! `tests/games/veletas/vectors/` (Veletas) and `tests/games/meridians/vectors/` (Meridians).
 //!
 //! One block reader and one runner per kind of check serve both games; each
 //! game is a row, reading its own rule options from the `rules` line:
@@ -229,11 +229,11 @@ where
     }
 }
 
-const VELETAS_PERFT: &str = "tests/vectors/perft.txt";
-const VELETAS_CLAIMS: &str = "tests/vectors/claims.txt";
-const MERIDIANS_PERFT: &str = "tests/meridians/vectors/meridians_perft.txt";
-const MERIDIANS_REMOVALS: &str = "tests/meridians/vectors/meridians_removals.txt";
-const MERIDIANS_LUDII: &str = "tests/meridians/vectors/meridians_ludii_6-7.jsonl.gz";
+const VELETAS_PERFT: &str = "tests/games/veletas/vectors/perft.txt";
+const VELETAS_CLAIMS: &str = "tests/games/veletas/vectors/claims.txt";
+const MERIDIANS_PERFT: &str = "tests/games/meridians/vectors/meridians_perft.txt";
+const MERIDIANS_REMOVALS: &str = "tests/games/meridians/vectors/meridians_removals.txt";
+const MERIDIANS_LUDII: &str = "tests/games/meridians/vectors/meridians_ludii_6-7.jsonl.gz";
 
 /// A runner of one kind of check over a file: a row per game.
 type Runner = fn(&str);

@@ -16,7 +16,7 @@ from veletas.errors import VeletasError
 
 __all__ = ["main"]
 
-COMMANDS = ["playout", "play", "replay", "show", "perft", "serve"]
+COMMANDS = ["playout", "report", "play", "replay", "show", "perft", "serve"]
 """The command modules, in the order ``--help`` lists them."""
 
 

@@ -16,13 +16,16 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from tqdm import tqdm
 
 import veletas
 from veletas.cli import options
 from veletas.playouts import POLICIES, Estimate, PlayoutJob, Playouts
+
+if TYPE_CHECKING:
+    from veletas.datasets import DatasetWriter
 
 DEFAULT_GAMES = 100_000
 """The games of the default run."""
@@ -43,11 +46,15 @@ class Runner(Protocol):
         ...
 
     def play(
-        self, job: PlayoutJob, n_games: int, progress: Callable[[int], object]
+        self,
+        job: PlayoutJob,
+        n_games: int,
+        progress: Callable[[int], object],
+        first_game: int = 0,
     ) -> Iterator[Playouts]:
-        """Games ``0 .. n_games - 1`` of ``job`` as consecutive ranges, in
-        order, calling ``progress(count)`` as ``count`` more games finish.
-        Closing the iterator early (Ctrl-C) stops the games under way."""
+        """Games ``first_game .. n_games - 1`` of ``job`` as consecutive
+        ranges, in order, calling ``progress(count)`` as ``count`` more games
+        finish. Closing the iterator early (Ctrl-C) stops the games under way."""
         ...
 
 
@@ -67,10 +74,14 @@ class LocalRunner:
         return f"{threads} thread{'s' if threads > 1 else ''}"
 
     def play(
-        self, job: PlayoutJob, n_games: int, progress: Callable[[int], object]
+        self,
+        job: PlayoutJob,
+        n_games: int,
+        progress: Callable[[int], object],
+        first_game: int = 0,
     ) -> Iterator[Playouts]:
-        for first_game, count in chunks(n_games):
-            part = job.run(first_game, count)
+        for first, count in chunks(n_games - first_game):
+            part = job.run(first_game + first, count)
             progress(count)
             yield part
 
@@ -79,26 +90,41 @@ class RayRunner:
     """A Ray cluster (:mod:`veletas.distributed`): chunks of games as Ray
     tasks, ``job.threads`` CPUs each (default 1)."""
 
-    def __init__(self, address: str | None = None, chunk_size: int | None = None) -> None:
+    def __init__(
+        self,
+        address: str | None = None,
+        chunk_size: int | None = None,
+        max_chunk_size: int | None = None,
+    ) -> None:
         from veletas import distributed
 
         distributed.require_ray()  # a missing extra is an error before any game
         self.address = address
         self.chunk_size = chunk_size
+        self.max_chunk_size = max_chunk_size
         self.where = "Ray" if address is None else f"the Ray cluster at {address}"
 
     def describe(self, job: PlayoutJob) -> str:
         return self.where
 
     def play(
-        self, job: PlayoutJob, n_games: int, progress: Callable[[int], object]
+        self,
+        job: PlayoutJob,
+        n_games: int,
+        progress: Callable[[int], object],
+        first_game: int = 0,
     ) -> Iterator[Playouts]:
         from veletas import distributed
 
         with distributed.connect(self.address) as where:
             self.where = where
             yield from distributed.play_chunks(
-                job, n_games, chunk_size=self.chunk_size, progress=progress
+                job,
+                n_games,
+                chunk_size=self.chunk_size,
+                progress=progress,
+                first_game=first_game,
+                max_chunk_size=self.max_chunk_size,
             )
 
 
@@ -144,12 +170,30 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--json", action="store_true", help="print the summary as JSON (the progress bar stays)"
     )
-    parser.add_argument(
+    output = parser.add_argument_group("saving the games")
+    output.add_argument(
         "--save",
         metavar="FILE",
-        type=options.output_file,
-        help="also keep every game's moves and write the games to FILE as game records "
-        "(see 'veletas replay'); about 1 kB a game",
+        help="also keep every game's moves and write the games to FILE as they are played, "
+        "in bounded memory: FILE.parquet as a Parquet dataset (one row a game, about 160 "
+        'bytes a standard game; needs pip install "veletas[data]"), any other name as game '
+        "records (see 'veletas replay'; about 1 kB a game). The file appears once complete",
+    )
+    output.add_argument(
+        "--resume",
+        action="store_true",
+        help="complete the --save FILE of a run that was stopped (Ctrl-C, a crash, a kill): "
+        "run the same command with --resume; the file equals that of a run never stopped",
+    )
+    output.add_argument(
+        "--force", action="store_true", help="overwrite an existing --save FILE and start again"
+    )
+    output.add_argument(
+        "--report",
+        metavar="HTML",
+        help="also write the report of the games to HTML (see 'veletas report'; "
+        'needs pip install "veletas[report]"); with --save, of the saved file, else of '
+        "the games kept in memory (their moves take about 300 bytes a standard game)",
     )
     add_runner_options(parser)
     parser.set_defaults(handler=run)
@@ -194,7 +238,14 @@ def make_runner(args: argparse.Namespace) -> Runner:
     """
     if args.ray is None:
         return LocalRunner()
-    return RayRunner(None if args.ray == LOCAL_RAY else args.ray, args.chunk_size)
+    # Saved games arrive in game order: chunks of a row group bound what the
+    # driver holds while an earlier chunk is still being played.
+    limit = None
+    if getattr(args, "save", None) is not None:
+        from veletas.datasets import ROW_GROUP_GAMES
+
+        limit = ROW_GROUP_GAMES
+    return RayRunner(None if args.ray == LOCAL_RAY else args.ray, args.chunk_size, limit)
 
 
 def seed(text: str) -> int:
@@ -209,6 +260,13 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
     if args.chunk_size is not None and args.ray is None:
         print("veletas: error: --chunk-size needs --ray", file=sys.stderr)
         return 2
+    for option in ("resume", "force"):
+        if getattr(args, option) and args.save is None:
+            print(f"veletas: error: --{option} needs --save FILE", file=sys.stderr)
+            return 2
+    if args.resume and args.force:
+        print("veletas: error: --resume and --force exclude each other", file=sys.stderr)
+        return 2
     if args.game == "meridians" and args.policy != "micro":
         print("veletas: error: --policy: Meridians games have one policy", file=sys.stderr)
         return 2
@@ -219,22 +277,50 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
         seed=args.seed,
         threads=args.threads,
         policy="uniform" if args.game == "meridians" else args.policy,
-        record=args.save is not None,
+        record=args.save is not None or args.report is not None,
         backend=veletas.IMPLEMENTATION,
     )
-    if runner is None:
-        try:
+    writer = None
+    try:
+        if args.report is not None:
+            from veletas.report import require_matplotlib
+
+            require_matplotlib()  # a missing extra is an error before any game
+        if runner is None:
             runner = make_runner(args)
-        except ModuleNotFoundError as error:
-            print(f"veletas: error: {error}", file=sys.stderr)
-            return 2
+        if args.save is not None:
+            from veletas.datasets import DatasetWriter
+
+            writer = DatasetWriter(args.save, job, args.games, resume=args.resume, force=args.force)
+    except ModuleNotFoundError as error:
+        print(f"veletas: error: {error}", file=sys.stderr)
+        return 2
+    if writer is not None and writer.complete and not writer.parquet:
+        # Its summary would mean reading and replaying every record again.
+        print(f"{writer.path} is complete: {writer.n_games:,} games", file=sys.stderr)
+        return 0
+    earlier = writer.played() if writer is not None else None
+    first_game = writer.done if writer is not None else 0
+    if first_game:
+        print(f"resuming {args.save}: {first_game:,} games already saved", file=sys.stderr)
     clock = time.perf_counter()
     try:
-        games, interrupted = play(job, args.games, runner)
+        games, interrupted = play(
+            job,
+            args.games,
+            runner,
+            first_game=first_game,
+            sink=None if writer is None else writer.add,
+        )
     except ConnectionError as error:
+        if writer is not None:
+            writer.abandon()
         print(f"veletas: error: {error}", file=sys.stderr)
         return 2
     seconds = time.perf_counter() - clock
+    played = len(games)
+    if earlier is not None:
+        games = Playouts.concatenate([earlier, games])
     where = runner.describe(job)
     if interrupted:
         print(
@@ -246,50 +332,91 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
             "requested": args.games,
             "interrupted": interrupted,
             "seconds": seconds,
-            "games_per_second": len(games) / seconds if seconds > 0 else None,
+            "games_per_second": played / seconds if seconds > 0 else None,
             "where": where,
             "backend": job.backend,
             **games.summary(),
         }
-        if args.save is not None:
-            report["saved"] = {"path": args.save, "seconds": save(games, args.save)}
         print(json.dumps(_without_nan(report), indent=2))
     else:
         # The summary first, so that it is there even if writing the file fails.
-        print(table(games, seconds, f"{where}, {job.backend} backend"), flush=True)
-        if args.save is not None:
-            writing = save(games, args.save)
-            print(f"saved         {len(games):,} games to {args.save} in {writing:.2f} s")
+        print(table(games, seconds, f"{where}, {job.backend} backend", played=played), flush=True)
+    if writer is not None:
+        if interrupted:
+            writer.flush()
+            print(
+                f"veletas: {writer.done:,} games are saved in {writer.parts}; run the same "
+                f"command with --resume to complete {args.save}",
+                file=sys.stderr,
+            )
+        else:
+            finish(writer)
+    if args.report is not None and not interrupted:
+        if len(games) == 0:
+            print("veletas: no games, so no report", file=sys.stderr)
+        else:
+            from veletas.report import report as write_report
+
+            write_report(args.save if args.save is not None else games, args.report)
+            print(f"wrote the report to {args.report}", file=sys.stderr)
     return 130 if interrupted else 0
 
 
-def save(games: Playouts, path: str) -> float:
-    """Writes ``games`` (a recorded run) to ``path`` as game records; returns
-    the seconds it took."""
-    from veletas import records
-
-    clock = time.perf_counter()
-    game_records = (games.record(i) for i in range(len(games)))
+def finish(writer: DatasetWriter) -> None:
+    """Merge the saved parts into the file, with a progress bar."""
+    if writer.complete:
+        print(f"{writer.path} is complete: {writer.n_games:,} games", file=sys.stderr)
+        return
     with tqdm(
-        game_records, total=len(games), unit=" records", file=sys.stderr, disable=None, leave=False
-    ) as progress:
-        records.write(progress, path)
-    return time.perf_counter() - clock
+        total=writer.n_games,
+        unit=" games",
+        unit_scale=True,
+        file=sys.stderr,
+        disable=None,
+        leave=False,
+        desc="writing",
+    ) as bar:
+        writer.finish(progress=bar.update)
+    print(f"wrote {writer.n_games:,} games to {writer.path}", file=sys.stderr)
 
 
-def play(job: PlayoutJob, n_games: int, runner: Runner) -> tuple[Playouts, bool]:
-    """All ``n_games`` games of ``job`` as ``runner`` plays them, with a
-    progress bar on stderr; Ctrl-C stops the runner and keeps the games of
-    the ranges finished before it. Returns the games played and whether
-    Ctrl-C stopped them."""
-    parts = [job.run(0, 0)]  # so that even no finished range concatenates
+def play(
+    job: PlayoutJob,
+    n_games: int,
+    runner: Runner,
+    *,
+    first_game: int = 0,
+    sink: Callable[[Playouts], object] | None = None,
+) -> tuple[Playouts, bool]:
+    """Games ``first_game .. n_games - 1`` of ``job`` as ``runner`` plays
+    them, with a progress bar on stderr; Ctrl-C stops the runner and keeps the
+    games of the ranges finished before it. Each range goes to ``sink`` as it
+    comes (if given), and only its per-game columns are kept, not its moves.
+    Returns the games played and whether Ctrl-C stopped them."""
+    parts = [job.run(first_game, 0)]  # so that even no finished range concatenates
+    if sink is not None:
+        from veletas.datasets import without_moves
+
+        parts = [without_moves(parts[0])]
     interrupted = False
     with tqdm(
-        total=n_games, unit=" games", unit_scale=True, file=sys.stderr, disable=None, leave=False
+        total=n_games,
+        initial=first_game,
+        unit=" games",
+        unit_scale=True,
+        file=sys.stderr,
+        disable=None,
+        leave=False,
     ) as bar:
-        ranges = runner.play(job, n_games, bar.update)
+        if first_game:
+            ranges = runner.play(job, n_games, bar.update, first_game=first_game)
+        else:
+            ranges = runner.play(job, n_games, bar.update)
         try:
             for part in ranges:
+                if sink is not None:
+                    sink(part)
+                    part = without_moves(part)
                 parts.append(part)
         except KeyboardInterrupt:
             interrupted = True
@@ -325,11 +452,14 @@ def _without_nan(value: object) -> object:
     return value
 
 
-def table(games: Playouts, seconds: float, where: str) -> str:
-    """The human summary of ``games``."""
+def table(games: Playouts, seconds: float, where: str, *, played: int | None = None) -> str:
+    """The human summary of ``games``, of which ``played`` (default all) were
+    played in ``seconds`` (the others by a run that was resumed)."""
     rules = games.rules
     n = len(games)
-    rate = f"{n / seconds:,.0f} games/s" if seconds > 0 else "-"
+    played = n if played is None else played
+    rate = f"{played / seconds:,.0f} games/s" if seconds > 0 else "-"
+    timed = f"{n:,}" if played == n else f"{n:,} ({played:,} played now)"
     if games.game == "meridians":
         described = f"Meridians {rules.size}{', pie rule' if rules.pie else ''}"
         colors = ("light", "dark")
@@ -340,7 +470,7 @@ def table(games: Playouts, seconds: float, where: str) -> str:
         )
         colors = ("black", "white")
     lines = [
-        f"games         {n:,} in {seconds:.2f} s on {where}: {rate}",
+        f"games         {timed} in {seconds:.2f} s on {where}: {rate}",
         f"rules         {described}, {games.policy} policy, seed {games.seed}",
         f"start         {games.start}",
     ]
@@ -360,8 +490,7 @@ def table(games: Playouts, seconds: float, where: str) -> str:
     lines.append(f"plies         mean {games.mean_plies():.1f} (quantiles {spread})")
     if games.game == "meridians":
         for index, color in enumerate(colors):
-            stones = games.stones[:, index]
-            mean = float(stones.mean()) if n else float("nan")
+            mean = float(games.stones[:, index].mean())
             lines.append(f"{color + ' stones':<14}mean {mean:.1f} at the end")
         return "\n".join(lines)
     lines.append("final claims  black-white  games")

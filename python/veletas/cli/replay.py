@@ -27,14 +27,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    games = records.read(args.file)
-    if not 1 <= args.game <= len(games):
-        print(
-            f"veletas: error: --game {args.game}: {args.file} holds {len(games)} game(s)",
-            file=sys.stderr,
-        )
+    try:
+        # Only the records up to the one asked for are read, and only it is checked.
+        record = records.read_game(args.file, args.game - 1)
+    except IndexError:
+        count = sum(1 for _ in records.iter_blocks(args.file)) if args.game >= 1 else None
+        held = f"{args.file} holds {count} game(s)" if count is not None else "games count from 1"
+        print(f"veletas: error: --game {args.game}: {held}", file=sys.stderr)
         return 2
-    record = games[args.game - 1]
     tags = record.tags
     first, second = ("Light", "Dark") if record.game == "Meridians" else ("Black", "White")
     rules = tags.get("Size", "?") if record.game == "Meridians" else tags.get("Variant", "?")

@@ -1,11 +1,13 @@
-"""The test vectors of tests/vectors: perft counts at every depth given, and claim resolution."""
+"""The test vectors of tests/games/veletas/vectors: perft counts at every depth
+given, and claim resolution."""
 
 from __future__ import annotations
 
 from types import ModuleType
 
 import pytest
-from vector_files import (
+
+from .vector_files import (
     CLAIMS_FILE,
     PERFT_FILE,
     ClaimVector,

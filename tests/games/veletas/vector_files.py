@@ -1,4 +1,5 @@
-"""Readers for the test vectors in ``tests/vectors`` (format: ``tests/vectors/README.md``)."""
+"""Readers for the test vectors in ``tests/games/veletas/vectors`` (format:
+``tests/games/veletas/vectors/README.md``)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Readers for the Meridians test vectors in ``tests/meridians/vectors`` (format:
-``tests/meridians/vectors/README.md``)."""
+"""Readers for the Meridians test vectors in ``tests/games/meridians/vectors`` (format:
+``tests/games/meridians/vectors/README.md``)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,57 @@
+"""``veletas report``: the report of a playout run, as one HTML file."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+FORMATS = ("png", "pdf", "svg")
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "report",
+        help="write the report of saved games: win rates, game length, openings, as HTML",
+        description=(
+            "Write a self-contained HTML report of the games of FILE (saved by 'veletas "
+            "playout --save', a Parquet dataset or game records): the first player's win "
+            "rate with and without the pie swap, the game length, the final claims, the "
+            "first player's win rate by the square of the first shooter and of the first "
+            "stone, and the game metrics, each proportion with its Wilson 95% interval. "
+            'Needs pip install "veletas[report]".'
+        ),
+    )
+    parser.add_argument("file", help="a Parquet dataset (.parquet) or a file of game records")
+    parser.add_argument(
+        "--out",
+        metavar="HTML",
+        help="where to write the report (default: FILE with .html in place of its suffix)",
+    )
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        action="append",
+        default=[],
+        help="also write each figure as a file of this format, in the folder "
+        "HTML-figures beside the report (may be given more than once)",
+    )
+    parser.add_argument("--title", help="the report's title (default: what the games are)")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from veletas.report import report
+
+    source = Path(args.file)
+    if not source.is_file():
+        print(f"veletas: error: {args.file}: no such file", file=sys.stderr)
+        return 2
+    out = Path(args.out) if args.out else source.with_suffix(".html")
+    try:
+        written = report(source, out, formats=args.format, title=args.title)
+    except ModuleNotFoundError as error:
+        print(f"veletas: error: {error}", file=sys.stderr)
+        return 2
+    print(f"wrote the report to {written}", file=sys.stderr)
+    return 0

@@ -1,0 +1,867 @@
+"""A report of a playout run: one self-contained HTML file with SVG figures.
+
+:func:`report` writes it for :class:`~veletas.Playouts`, a Parquet dataset or
+a record file; ``veletas report games.parquet --out report.html`` is the same
+from the command line, and ``veletas playout ... --report report.html`` plays
+and reports in one step. It answers what a game designer asks of random
+games: is the first player favoured, and does the pie rule fix it; how long
+are games, how do they end; which first placements win most. Every
+proportion comes with its Wilson 95% interval.
+
+Every number a figure shows is written in the HTML too: in the tables, and
+as JSON in the ``data-values`` attribute of the figure's ``<figure>``.
+``docs/reports.md`` shows a report and defines each number.
+
+The figures are drawn with matplotlib (the extra ``veletas[report]``) on its
+Agg canvas, without a display and without pyplot: the program's own
+matplotlib backend and settings are left as they are.
+"""
+
+from __future__ import annotations
+
+import datetime
+import html
+import io
+import json
+import math
+import os
+import re
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from veletas.playouts import KIND_SHOOTER, KIND_STONE, Estimate, Playouts, wilson
+
+__all__ = ["FIGURES", "SAMPLE_GAMES", "report", "require_matplotlib"]
+
+FIGURES = ("pie", "plies", "claims", "first-shooter", "first-stone")
+"""The figures of a report, by id (the openings need a recorded run from the
+start of the game)."""
+
+SAMPLE_GAMES = 20_000
+"""The games replayed to see how they were decided (a sample spread evenly
+over the run when it has more)."""
+
+_Z95 = 1.959963984540054
+_LISTED = 5  # squares listed at each end of the openings table
+
+
+def require_matplotlib() -> Any:
+    """The ``matplotlib`` module, imported now with what the report draws
+    with. The figures are drawn without pyplot, on the Agg canvas, so the
+    program's own backend and settings (a notebook's, say) stay as they are.
+
+    :raises ModuleNotFoundError: if matplotlib is not installed, naming the extra.
+    """
+    try:
+        import matplotlib
+        import matplotlib.cm
+        import matplotlib.colors
+        import matplotlib.figure
+        import matplotlib.patches
+        import matplotlib.ticker
+        import matplotlib.transforms
+    except ImportError as error:
+        raise ModuleNotFoundError(
+            'reports need matplotlib: pip install "veletas[report]"', name="matplotlib"
+        ) from error
+    return matplotlib
+
+
+def _subplots(mpl: Any, size: tuple[float, float]) -> tuple[Any, Any]:
+    """A figure of ``size`` inches with one axes, outside pyplot."""
+    figure = mpl.figure.Figure(figsize=size)
+    return figure, figure.subplots()
+
+
+# ----------------------------------------------------------------------
+# The numbers
+
+
+class Tally:
+    """The numbers of a report, gathered from a run's games one range at a
+    time (so a dataset of any size is read a row group at a time)."""
+
+    def __init__(self, sample_every: int = 1) -> None:
+        self.sample_every = sample_every
+        """Replay every k-th game of the run to see how it was decided (0: none)."""
+        self.head: Playouts | None = None
+        self.games = 0
+        self._winner: list[np.ndarray] = []
+        self._swapped: list[np.ndarray] = []
+        self._plies: list[np.ndarray] = []
+        self._claims: list[np.ndarray] = []
+        self._first_shooter: list[np.ndarray] = []
+        self._first_stone: list[np.ndarray] = []
+        self.recorded = True
+        self.decided_by_one = 0
+        self.decided_sampled = 0
+
+    def add(self, games: Playouts) -> None:
+        """Count the games of one range."""
+        if self.head is None:
+            self.head = games
+        self._winner.append(games.winner)
+        self._swapped.append(games.swapped)
+        self._plies.append(games.plies)
+        self._claims.append(games.claims)
+        if games.moves is None or games.offsets is None:
+            self.recorded = False
+        elif self.recorded:
+            self._first_shooter.append(first_square(games, KIND_SHOOTER))
+            self._first_stone.append(first_square(games, KIND_STONE))
+            if self.sample_every:
+                self._sample_decisions(games)
+        self.games += len(games)
+
+    def _sample_decisions(self, games: Playouts) -> None:
+        """Replay every ``sample_every``-th game of the run (by its index) and
+        see whether its last move took the winner from two or more claims
+        short of the win to the win."""
+        first = games.first_game
+        offset = (-first) % self.sample_every
+        need = games.rules.shooters // 2 + 1
+        for i in range(offset, len(games), self.sample_every):
+            winner = int(games.winner[i])
+            if winner < 0 or games.plies[i] == 0:
+                continue
+            board = games.board(i)
+            board.pop()
+            before = board.claims
+            held = before.black if winner == 0 else before.white
+            self.decided_sampled += 1
+            if held <= need - 2:
+                self.decided_by_one += 1
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The per-game arrays of every game counted."""
+
+        def join(parts: list[np.ndarray], dtype: Any, shape: tuple[int, ...] = ()) -> np.ndarray:
+            return np.concatenate(parts) if parts else np.zeros((0, *shape), dtype)
+
+        out = {
+            "winner": join(self._winner, np.int8),
+            "swapped": join(self._swapped, np.bool_),
+            "plies": join(self._plies, np.int32),
+            "claims": join(self._claims, np.int8, (2,)),
+        }
+        if self.recorded and self._first_shooter:
+            out["first_shooter"] = join(self._first_shooter, np.int16)
+            out["first_stone"] = join(self._first_stone, np.int16)
+        return out
+
+
+def first_square(games: Playouts, kind: int) -> np.ndarray:
+    """For each game, the target square of its first move of ``kind``
+    (:data:`~veletas.playouts.KIND_SHOOTER`: the first shooter placed;
+    :data:`~veletas.playouts.KIND_STONE`: the first stone), or -1 if it has
+    none (int16)."""
+    assert games.moves is not None
+    assert games.offsets is not None
+    starts, ends = games.offsets[:-1], games.offsets[1:]
+    where = np.flatnonzero(games.moves["kind"] == kind)
+    at = np.searchsorted(where, starts)
+    found = np.full(len(games), -1, np.int16)
+    ok = at < len(where)
+    ok[ok] = where[at[ok]] < ends[ok]
+    found[ok] = games.moves["target"][where[at[ok]]]
+    return found
+
+
+def numbers(tally: Tally) -> dict[str, Any]:
+    """Every number of the report, as plain data (what the HTML shows)."""
+    assert tally.head is not None
+    arrays = tally.arrays()
+    winner, swapped, plies, claims = (
+        arrays["winner"],
+        arrays["swapped"],
+        arrays["plies"],
+        arrays["claims"],
+    )
+    n = len(winner)
+    first = swapped.astype(np.int8)
+    first_won = winner == first
+
+    def rate(mask: np.ndarray, within: np.ndarray | None = None) -> dict[str, float | int]:
+        if within is None:
+            within = np.ones(n, np.bool_)
+        return _estimate(
+            wilson(int(np.count_nonzero(mask & within)), int(np.count_nonzero(within)))
+        ) | {"games": int(np.count_nonzero(within))}
+
+    advantage = wilson(int(np.count_nonzero(first_won)), n)
+    balance = _balance(advantage)
+    mean = float(plies.mean()) if n else math.nan
+    sd = float(plies.std(ddof=1)) if n > 1 else math.nan
+    half = _Z95 * sd / math.sqrt(n) if n > 1 else math.nan
+    quantile_points = (0.05, 0.25, 0.5, 0.75, 0.95)
+    values = np.quantile(plies, quantile_points) if n else []
+    quantiles = {str(q): float(v) for q, v in zip(quantile_points, values, strict=False)}
+    out: dict[str, Any] = {
+        "games": n,
+        "pie": {
+            "first_player": rate(first_won),
+            "first_player_no_swap": rate(first_won, ~swapped),
+            "first_player_swap": rate(first_won, swapped),
+            "black": rate(winner == 0),
+            "white": rate(winner == 1),
+            "swap": rate(swapped),
+        },
+        "plies": {
+            "mean": mean,
+            "sd": sd,
+            "mean_low": mean - half,
+            "mean_high": mean + half,
+            "min": int(plies.min()) if n else None,
+            "max": int(plies.max()) if n else None,
+            "quantiles": quantiles,
+            "histogram": _histogram(plies),
+        },
+        "claims": _claim_matrix(claims),
+        "metrics": {
+            "advantage": _estimate(advantage),
+            "balance": balance,
+            "duration": {"mean": mean, "sd": sd, "low": mean - half, "high": mean + half},
+        },
+    }
+    if tally.decided_sampled:
+        out["metrics"]["decided_by_one_move"] = _estimate(
+            wilson(tally.decided_by_one, tally.decided_sampled)
+        ) | {"games": tally.decided_sampled, "every": tally.sample_every}
+    if "first_shooter" in arrays and _from_setup_start(tally.head):
+        size = tally.head.rules.size
+        out["first-shooter"] = _openings(arrays["first_shooter"], first_won, advantage, size)
+        out["first-shooter"]["kind"] = "first shooter"
+        out["first-stone"] = _openings(arrays["first_stone"], first_won, advantage, size)
+        out["first-stone"]["kind"] = "first stone"
+    return out
+
+
+def _estimate(estimate: Estimate) -> dict[str, float]:
+    return {"rate": estimate.rate, "low": estimate.low, "high": estimate.high}
+
+
+def _balance(advantage: Estimate) -> dict[str, float]:
+    """Ludii's balance, 1 - |first's rate - second's rate| = 1 - |2p - 1| for
+    games that always have a winner, with the interval it maps from p's."""
+
+    def value(p: float) -> float:
+        return 1 - abs(2 * p - 1)
+
+    ends = [value(advantage.low), value(advantage.high)]
+    high = 1.0 if advantage.low <= 0.5 <= advantage.high else max(ends)
+    return {"rate": value(advantage.rate), "low": min(ends), "high": high}
+
+
+def _histogram(plies: np.ndarray) -> dict[str, list[int]]:
+    if not len(plies):
+        return {"plies": [], "games": []}
+    counts = np.bincount(plies.astype(np.int64))
+    present = np.flatnonzero(counts)
+    low, high = int(present[0]), int(present[-1])
+    return {"plies": list(range(low, high + 1)), "games": counts[low : high + 1].tolist()}
+
+
+def _claim_matrix(claims: np.ndarray) -> dict[str, Any]:
+    top = int(claims.max()) + 1 if len(claims) else 1
+    matrix = np.zeros((top, top), np.int64)
+    np.add.at(matrix, (claims[:, 0].astype(np.int64), claims[:, 1].astype(np.int64)), 1)
+    return {"games": matrix.tolist()}  # [black][white]
+
+
+def _openings(
+    squares: np.ndarray, first_won: np.ndarray, overall: Estimate, size: int
+) -> dict[str, Any]:
+    """The first player's win rate by square, and whether each square's
+    interval leaves out the overall rate."""
+    valid = squares >= 0
+    games = np.bincount(squares[valid], minlength=100)
+    wins = np.bincount(squares[valid], weights=first_won[valid], minlength=100)
+    cells = []
+    for square in range(100):
+        rank, file = divmod(square, 10)
+        if rank >= size or file >= size or not games[square]:
+            continue
+        estimate = wilson(int(wins[square]), int(games[square]))
+        cells.append(
+            {
+                "square": _square_name(square),
+                "games": int(games[square]),
+                "wins": int(wins[square]),
+                **_estimate(estimate),
+                "differs": bool(estimate.high < overall.rate or estimate.low > overall.rate),
+            }
+        )
+    return {"overall": overall.rate, "size": size, "squares": cells}
+
+
+def _square_name(square: int) -> str:
+    return f"{'abcdefghij'[square % 10]}{square // 10 + 1}"
+
+
+def _from_setup_start(games: Playouts) -> bool:
+    """Whether the games start on the empty board (so that their first
+    shooter and first stone are the openings' first placements)."""
+    fields = games.start.split()
+    return len(fields) > 2 and fields[2] == "setup" and set(fields[0]) <= set("/0123456789")
+
+
+# ----------------------------------------------------------------------
+# The figures
+
+
+def _figures(data: dict[str, Any], mpl: Any) -> dict[str, Any]:
+    figures = {
+        "pie": _pie_figure(data, mpl),
+        "plies": _plies_figure(data, mpl),
+        "claims": _claims_figure(data, mpl),
+    }
+    for key, title in (
+        ("first-shooter", "the square of the first shooter placed"),
+        ("first-stone", "the square of the first stone"),
+    ):
+        if key in data:
+            figures[key] = _board_figure(data[key], title, mpl)
+    return figures
+
+
+_STYLE = {
+    "svg.fonttype": "none",  # text stays text: smaller, and searchable in the page
+    "svg.hashsalt": "veletas",
+    "font.family": "DejaVu Sans",
+    "font.size": 9,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.titlesize": 10,
+}
+
+
+def _pie_figure(data: dict[str, Any], mpl: Any) -> Any:
+    pie = data["pie"]
+    rows = [
+        ("first player, all games", pie["first_player"], "#4c72b0"),
+        ("first player, no swap", pie["first_player_no_swap"], "#55a868"),
+        ("first player, after a swap", pie["first_player_swap"], "#c44e52"),
+        ("Black", pie["black"], "#333333"),
+        ("White", pie["white"], "#888888"),
+    ]
+    shown = [row for row in rows if row[1]["games"] and not math.isnan(row[1]["rate"])]
+    # The axis spans the intervals and 50%, so that small differences show.
+    ends = [0.5] + [row[1]["low"] for row in shown] + [row[1]["high"] for row in shown]
+    pad = max(0.005, 0.15 * (max(ends) - min(ends)))
+    figure, axes = _subplots(mpl, (6.8, 2.7))
+    blended = mpl.transforms.blended_transform_factory(axes.transAxes, axes.transData)
+    for y, (_label, estimate, colour) in enumerate(rows):
+        if estimate["games"] == 0 or math.isnan(estimate["rate"]):
+            axes.text(1.02, y, "no games", va="center", transform=blended, color="#777777")
+            continue
+        axes.errorbar(
+            estimate["rate"],
+            y,
+            xerr=[[estimate["rate"] - estimate["low"]], [estimate["high"] - estimate["rate"]]],
+            fmt="o",
+            color=colour,
+            capsize=4,
+            markersize=6,
+            linewidth=1.6,
+        )
+        axes.text(
+            1.02,
+            y,
+            f"{estimate['rate']:.2%}  ({estimate['games']:,} games)",
+            va="center",
+            fontsize=8,
+            transform=blended,
+        )
+    axes.axvline(0.5, color="#777777", linestyle="--", linewidth=1)
+    axes.set_yticks(range(len(rows)), [row[0] for row in rows])
+    axes.set_ylim(len(rows) - 0.5, -0.5)
+    axes.set_xlim(min(ends) - pad, max(ends) + pad)
+    axes.xaxis.set_major_formatter(mpl.ticker.PercentFormatter(1.0))
+    axes.grid(axis="x", color="#eeeeee")
+    axes.set_xlabel("games won, with the Wilson 95% interval (dashed: 50%)")
+    axes.set_title("Win rates: the first player, with and without the pie swap")
+    figure.tight_layout()
+    return figure
+
+
+def _plies_figure(data: dict[str, Any], mpl: Any) -> Any:
+    plies = data["plies"]
+    figure, axes = _subplots(mpl, (6.4, 2.8))
+    histogram = plies["histogram"]
+    total = max(1, data["games"])
+    axes.bar(
+        histogram["plies"],
+        [count / total for count in histogram["games"]],
+        width=1.0,
+        color="#4c72b0",
+        linewidth=0,
+    )
+    if histogram["plies"]:
+        axes.axvline(plies["mean"], color="black", linewidth=1.2, label=f"mean {plies['mean']:.1f}")
+        for q, value in plies["quantiles"].items():
+            axes.axvline(value, color="#c44e52", linestyle=":", linewidth=1)
+            axes.text(
+                value,
+                axes.get_ylim()[1],
+                f"{float(q):.0%}",
+                color="#c44e52",
+                fontsize=7,
+                ha="center",
+                va="bottom",
+            )
+        axes.legend(frameon=False, loc="upper left")
+    axes.yaxis.set_major_formatter(mpl.ticker.PercentFormatter(1.0, decimals=1))
+    axes.set_xlabel("moves in the game (plies)")
+    axes.set_ylabel("share of games")
+    axes.set_title("Game length, with its quantiles", pad=14)
+    figure.tight_layout()
+    return figure
+
+
+def _claims_figure(data: dict[str, Any], mpl: Any) -> Any:
+    matrix = np.array(data["claims"]["games"], dtype=np.float64)
+    total = max(1.0, matrix.sum())
+    share = matrix / total
+    figure, axes = _subplots(mpl, (4.2, 3.6))
+    shown = np.where(matrix > 0, share, np.nan)
+    image = axes.imshow(shown, origin="lower", cmap="Blues", vmin=0, vmax=max(share.max(), 1e-9))
+    for black in range(matrix.shape[0]):
+        for white in range(matrix.shape[1]):
+            if matrix[black, white]:
+                dark = share[black, white] > 0.6 * share.max()
+                axes.text(
+                    white,
+                    black,
+                    f"{share[black, white]:.1%}",
+                    ha="center",
+                    va="center",
+                    fontsize=7,
+                    color="white" if dark else "black",
+                )
+    axes.set_xticks(range(matrix.shape[1]))
+    axes.set_yticks(range(matrix.shape[0]))
+    axes.set_xlabel("White's claims")
+    axes.set_ylabel("Black's claims")
+    axes.spines[["top", "right"]].set_visible(True)
+    axes.set_title("Final claims: share of games")
+    figure.colorbar(image, ax=axes, format=mpl.ticker.PercentFormatter(1.0), shrink=0.8)
+    figure.tight_layout()
+    return figure
+
+
+def _board_figure(data: dict[str, Any], title: str, mpl: Any) -> Any:
+    size = data["size"]
+    overall = data["overall"]
+    cells = {cell["square"]: cell for cell in data["squares"]}
+    spread = max([abs(cell["rate"] - overall) for cell in cells.values()] + [0.01])
+    colours = mpl.colormaps["RdBu_r"]
+    square = mpl.patches.Rectangle
+    norm = mpl.colors.Normalize(overall - spread, overall + spread)
+    figure, axes = _subplots(mpl, (4.6, 4.9))
+    for rank in range(size):
+        for file in range(size):
+            name = _square_name(rank * 10 + file)
+            cell = cells.get(name)
+            if cell is None:
+                axes.add_patch(square((file, rank), 1, 1, facecolor="#eeeeee", edgecolor="white"))
+                continue
+            colour = colours(norm(cell["rate"]))
+            axes.add_patch(square((file, rank), 1, 1, facecolor=colour, edgecolor="white"))
+            dark = abs(cell["rate"] - overall) > 0.6 * spread
+            ink = "white" if dark else "black"
+            axes.text(
+                file + 0.5,
+                rank + 0.62,
+                f"{cell['rate']:.1%}",
+                ha="center",
+                va="center",
+                fontsize=6.5,
+                color=ink,
+            )
+            axes.text(
+                file + 0.5,
+                rank + 0.3,
+                _short(cell["games"]),
+                ha="center",
+                va="center",
+                fontsize=5.5,
+                color=ink,
+            )
+            if cell["differs"]:
+                axes.add_patch(
+                    square(
+                        (file + 0.05, rank + 0.05),
+                        0.9,
+                        0.9,
+                        fill=False,
+                        edgecolor="black",
+                        linewidth=1.6,
+                    )
+                )
+    axes.set_xlim(0, size)
+    axes.set_ylim(0, size)
+    axes.set_aspect("equal")
+    axes.set_xticks([f + 0.5 for f in range(size)], list("abcdefghij"[:size]))
+    axes.set_yticks([r + 0.5 for r in range(size)], [str(r + 1) for r in range(size)])
+    axes.tick_params(length=0)
+    for side in ("top", "right", "bottom", "left"):
+        axes.spines[side].set_visible(False)
+    axes.set_title(f"First player's win rate by {title}", fontsize=9)
+    bar = figure.colorbar(
+        mpl.cm.ScalarMappable(norm=norm, cmap=colours),
+        ax=axes,
+        orientation="horizontal",
+        fraction=0.05,
+        pad=0.06,
+        format=mpl.ticker.PercentFormatter(1.0, decimals=1),
+    )
+    bar.set_label(
+        f"overall {overall:.1%}; outlined: the square's 95% interval leaves it out",
+        fontsize=7,
+    )
+    figure.tight_layout()
+    return figure
+
+
+def _short(count: int) -> str:
+    if count >= 1_000_000:
+        return f"{count / 1e6:.1f}M"
+    if count >= 10_000:
+        return f"{count / 1e3:.0f}k"
+    if count >= 1_000:
+        return f"{count / 1e3:.1f}k"
+    return str(count)
+
+
+def _svg(figure: Any, mpl: Any, salt: str) -> str:
+    mpl.rcParams["svg.hashsalt"] = salt
+    buffer = io.StringIO()
+    figure.savefig(buffer, format="svg", metadata={"Date": None})
+    text = buffer.getvalue()
+    text = re.sub(r"\s*<metadata>.*?</metadata>", "", text, flags=re.DOTALL)
+    return text[text.index("<svg") :]
+
+
+# ----------------------------------------------------------------------
+# The page
+
+
+def report(
+    games: Playouts | str | os.PathLike[str],
+    path: str | os.PathLike[str],
+    *,
+    formats: Iterable[str] = (),
+    title: str | None = None,
+    sample: int = SAMPLE_GAMES,
+) -> Path:
+    """Write the report of ``games`` (a :class:`~veletas.Playouts`, or the
+    path of a Parquet dataset or a record file) to the HTML file ``path``,
+    and return that path.
+
+    ``formats`` (``"png"``, ``"pdf"``, ``"svg"``) also writes each figure as
+    a file of that format, in the folder ``<path without .html>-figures``.
+    ``sample`` is about the most games replayed to see how games were
+    decided (0: none).
+    The opening heatmaps need a recorded run (``record=True``, or a file
+    with moves) from the start of the game.
+
+    >>> import veletas, tempfile, os
+    >>> games = veletas.playouts(1000, variant="small", seed=1, record=True)
+    >>> folder = tempfile.mkdtemp()
+    >>> veletas.report(games, os.path.join(folder, "report.html")).name
+    'report.html'
+
+    :raises ModuleNotFoundError: without matplotlib (``pip install "veletas[report]"``),
+        or without pyarrow for a Parquet file.
+    :raises ValueError: for an unknown format.
+    """
+    formats = list(formats)
+    for name in formats:
+        if name not in ("png", "pdf", "svg"):
+            raise ValueError(f"unknown figure format {name!r}; expected png, pdf or svg")
+    mpl = require_matplotlib()
+    batches, total = _batches(games)
+    # Every game when there are few, else every k-th: ``sample`` games or so.
+    every = max(1, math.ceil(total / sample)) if sample > 0 else 0
+    tally = Tally(sample_every=every)
+    for batch in batches:
+        tally.add(batch)
+    if tally.head is None or tally.games == 0:
+        raise ValueError("a report needs a run of one game or more")
+    data = numbers(tally)
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    svgs = {}
+    folder = target.with_name(target.stem + "-figures")
+    # The report's style, without changing the program's own matplotlib settings.
+    with mpl.rc_context(_STYLE):
+        for key, figure in _figures(data, mpl).items():
+            svgs[key] = _svg(figure, mpl, f"veletas-{key}")
+            for name in formats:
+                folder.mkdir(exist_ok=True)
+                figure.savefig(folder / f"{key}.{name}", dpi=150, metadata=_metadata(name))
+    page = _page(tally.head, data, svgs, title)
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    temporary.write_text(page, encoding="utf-8")
+    os.replace(temporary, target)
+    return target
+
+
+def _metadata(format_name: str) -> dict[str, Any]:
+    return {"Date": None} if format_name in ("svg", "pdf") else {}
+
+
+def _batches(games: Playouts | str | os.PathLike[str]) -> tuple[Iterator[Playouts], int]:
+    if isinstance(games, Playouts):
+        return iter([games]), len(games)
+    from veletas import datasets
+
+    if datasets._is_parquet(games):
+        total = datasets.read_metadata(games)["games"]
+        return datasets.iter_playouts(games), int(total)
+    played = datasets.read_playouts(games)
+    return iter([played]), len(played)
+
+
+_CSS = """
+body { font-family: system-ui, "DejaVu Sans", sans-serif; max-width: 60rem; margin: 2rem auto;
+       padding: 0 1rem; color: #222; line-height: 1.45; }
+h1 { font-size: 1.5rem; margin-bottom: .2rem; } h2 { font-size: 1.15rem; margin-top: 2rem;
+     border-bottom: 1px solid #ddd; padding-bottom: .2rem; }
+table { border-collapse: collapse; margin: .6rem 0; font-size: .9rem; }
+td, th { padding: .15rem .7rem; border-bottom: 1px solid #eee; text-align: left; }
+td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+figure { margin: .8rem 0; } figure svg { width: 100%; height: auto; }
+#figure-claims svg { width: 60%; }
+.boards { display: flex; flex-wrap: wrap; gap: 1rem; } .boards figure { flex: 1 1 22rem; }
+.note { color: #555; font-size: .88rem; }
+"""
+
+
+def _page(head: Playouts, data: dict[str, Any], svgs: dict[str, str], title: str | None) -> str:
+    rules = head.rules
+    pie = data["pie"]
+    metrics = data["metrics"]
+    title = title or f"{data['games']:,} random games of {_rules_text(rules)}"
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{html.escape(title)}</title>",
+        f"<style>{_CSS}</style></head><body>",
+        f"<h1>{html.escape(title)}</h1>",
+        f'<p class="note">A veletas report. Every proportion is given with its Wilson '
+        f"95% interval. Written {datetime.date.today().isoformat()}.</p>",
+        "<h2>The run</h2>",
+        _table(
+            [
+                ("game", head.game),
+                ("rules", _rules_text(rules)),
+                ("start", head.start),
+                ("policy", head.policy),
+                ("seed", str(head.seed)),
+                ("games", f"{data['games']:,} (from game {head.first_game:,})"),
+                ("veletas version", _version()),
+            ],
+            key="run",
+        ),
+        "<h2>Is the pie rule fair?</h2>",
+        "<p>The first player places Black's first shooter and stone; the second may then "
+        "swap colours. A fair pie rule makes the first player's win rate 50%.</p>",
+        _figure("pie", svgs, pie),
+        _estimates_table(
+            [
+                ("first player, all games", "first_player"),
+                ("first player, no swap", "first_player_no_swap"),
+                ("first player, after a swap", "first_player_swap"),
+                ("Black", "black"),
+                ("White", "white"),
+                ("swap played", "swap"),
+            ],
+            pie,
+        ),
+        "<h2>How long are games?</h2>",
+        _figure("plies", svgs, data["plies"]),
+        _table(
+            [
+                ("mean", f"{data['plies']['mean']:.2f}"),
+                ("standard deviation", f"{data['plies']['sd']:.2f}"),
+                ("shortest, longest", f"{data['plies']['min']}, {data['plies']['max']}"),
+                *(
+                    (f"quantile {float(q):.0%}", f"{v:g}")
+                    for q, v in data["plies"]["quantiles"].items()
+                ),
+            ],
+            key="plies",
+        ),
+        "<h2>How do games end?</h2>",
+        _figure("claims", svgs, data["claims"]),
+    ]
+    if "first-shooter" in data:
+        parts += [
+            "<h2>Which openings win?</h2>",
+            "<p>Each square is coloured by the first player's win rate among the games whose "
+            "first shooter (left) or first stone (right) went there, with the games behind "
+            "it; red is above the overall rate, blue below. An outlined square's interval "
+            "leaves the overall rate out. "
+            f"{_chance(data['first-shooter'])}, and {_chance(data['first-stone'])}.</p>",
+            '<div class="boards">',
+            _figure("first-shooter", svgs, data["first-shooter"]),
+            _figure("first-stone", svgs, data["first-stone"]),
+            "</div>",
+            _openings_table(data),
+        ]
+    else:
+        parts.append(
+            '<p class="note">No opening heatmaps: they need the moves of games played from '
+            "the start of the game (record=True, or a file saved with its moves).</p>"
+        )
+    rows = [
+        (
+            "advantage",
+            "share of games won by the first player",
+            _interval(metrics["advantage"], percent=True),
+            metrics["advantage"],
+        ),
+        (
+            "balance",
+            "1 - |first player's win rate - second player's|",
+            _interval(metrics["balance"], percent=False),
+            metrics["balance"],
+        ),
+        (
+            "duration",
+            "moves a game: mean (95% interval) and standard deviation",
+            f"{metrics['duration']['mean']:.2f} ({metrics['duration']['low']:.2f} .. "
+            f"{metrics['duration']['high']:.2f}), sd {metrics['duration']['sd']:.2f}",
+            metrics["duration"],
+        ),
+    ]
+    if "decided_by_one_move" in metrics:
+        decided = metrics["decided_by_one_move"]
+        rows.append(
+            (
+                "decided_by_one_move",
+                "share of games whose winner was two or more claims short of the win before "
+                f"the last move (replayed: {decided['games']:,} games, every "
+                f"{decided['every']:,}th)"
+                if decided["every"] > 1
+                else "share of games whose winner was two or more claims short of the win "
+                "before the last move",
+                _interval(decided, percent=True),
+                decided,
+            )
+        )
+    parts += [
+        "<h2>Game metrics</h2>",
+        "<p>The outcome metrics of the Ludii general game system, here with intervals.</p>",
+        '<table id="metrics"><tr><th>metric</th><th>what it is</th><th>value</th></tr>',
+        *(
+            f'<tr data-key="{key}" data-values="{_attr(values)}"><td>{key.replace("_", " ")}</td>'
+            f'<td>{html.escape(what)}</td><td class="n">{value}</td></tr>'
+            for key, what, value, values in rows
+        ),
+        "</table>",
+        f'<script type="application/json" id="numbers">{_json(data)}</script>',
+        "</body></html>",
+    ]
+    return "\n".join(parts) + "\n"
+
+
+def _figure(key: str, svgs: dict[str, str], values: Any) -> str:
+    return f'<figure id="figure-{key}" data-values="{_attr(values)}">\n{svgs[key]}\n</figure>'
+
+
+def _attr(values: Any) -> str:
+    return html.escape(json.dumps(values, allow_nan=True), quote=True)
+
+
+def _json(values: Any) -> str:
+    return json.dumps(values, allow_nan=True).replace("</", "<\\/")
+
+
+def _table(rows: list[tuple[str, str]], *, key: str) -> str:
+    body = "".join(
+        f"<tr><th>{html.escape(name)}</th><td>{html.escape(value)}</td></tr>"
+        for name, value in rows
+    )
+    return f'<table id="{key}">{body}</table>'
+
+
+def _estimates_table(rows: list[tuple[str, str]], values: dict[str, Any]) -> str:
+    lines = ['<table id="pie"><tr><th></th><th>rate</th><th>95% interval</th><th>games</th></tr>']
+    for label, key in rows:
+        estimate = values[key]
+        lines.append(
+            f'<tr data-key="{key}" data-values="{_attr(estimate)}"><th>{label}</th>'
+            f'<td class="n">{_percent(estimate["rate"])}</td>'
+            f'<td class="n">{_percent(estimate["low"])} .. {_percent(estimate["high"])}</td>'
+            f'<td class="n">{estimate["games"]:,}</td></tr>'
+        )
+    lines.append("</table>")
+    return "".join(lines)
+
+
+def _openings_table(data: dict[str, Any]) -> str:
+    lines = [
+        '<table id="openings"><tr><th>first</th><th>square</th><th>first player wins</th>'
+        "<th>95% interval</th><th>games</th></tr>"
+    ]
+    for key, label in (("first-shooter", "shooter"), ("first-stone", "stone")):
+        cells = [cell for cell in data[key]["squares"] if cell["differs"]]
+        cells.sort(key=lambda cell: -cell["rate"])
+        if len(cells) > 2 * _LISTED:
+            cells = cells[:_LISTED] + cells[-_LISTED:]
+        for cell in cells:
+            lines.append(
+                f"<tr><td>{label}</td><td>{cell['square']}</td>"
+                f'<td class="n">{_percent(cell["rate"])}</td>'
+                f'<td class="n">{_percent(cell["low"])} .. {_percent(cell["high"])}</td>'
+                f'<td class="n">{cell["games"]:,}</td></tr>'
+            )
+    lines.append("</table>")
+    caption = (
+        '<p class="note">The squares whose interval leaves out the overall rate, '
+        f"strongest first (the {_LISTED} strongest and the {_LISTED} weakest of each where "
+        "there are more; every square is in the figure's data):</p>"
+    )
+    return caption + "".join(lines)
+
+
+def _chance(values: dict[str, Any]) -> str:
+    """How many squares are outlined, against how many chance alone would
+    outline (each interval leaves out a true rate 5% of the time)."""
+    squares = values["squares"]
+    outlined = sum(cell["differs"] for cell in squares)
+    return (
+        f"{outlined} of {len(squares)} squares are outlined by the {values['kind']} "
+        f"(chance alone would outline about {0.05 * len(squares):.0f})"
+    )
+
+
+def _percent(value: float) -> str:
+    return "-" if math.isnan(value) else f"{value:.2%}"
+
+
+def _interval(values: dict[str, float], *, percent: bool) -> str:
+    if percent:
+        return (
+            f"{_percent(values['rate'])} ({_percent(values['low'])} .. {_percent(values['high'])})"
+        )
+    return f"{values['rate']:.4f} ({values['low']:.4f} .. {values['high']:.4f})"
+
+
+def _rules_text(rules: Any) -> str:
+    variant = getattr(rules, "variant", "custom")
+    size, shooters = getattr(rules, "size", "?"), getattr(rules, "shooters", "?")
+    extra = ", shooters block" if getattr(rules, "shooters_block", False) else ""
+    setup = getattr(rules, "setup_rule", "perimeter")
+    return f"{variant} ({size}x{size}, {shooters} shooters, {setup} setup{extra})"
+
+
+def _version() -> str:
+    from veletas.datasets import _version as version
+
+    return version()
