@@ -1,7 +1,8 @@
 """Stepping speed: ``VectorEnv`` against the OpenSpiel adapter driven from Python.
 
-Both take uniformly random legal actions on the standard 10x10 game and
-start a new game whenever one ends; a decision is one action in one game.
+Both take uniformly random legal actions (on the standard 10x10 game of
+Veletas, and on the 6-7 board of Meridians) and start a new game whenever
+one ends; a decision is one action in one game.
 The OpenSpiel side runs twice: bare stepping (``legal_actions`` and
 ``apply_action``), and through OpenSpiel's RL interface, which like a
 VectorEnv step also produces observations. The ratios of decisions per
@@ -117,5 +118,30 @@ def test_vector_env_against_openspiel(
                     f"  ratio {env_name} / {spiel_name}: {found[env_name] / found[spiel_name]:.1f}x"
                 )
     # The table of pytest-benchmark: one step of all envs, with its draws.
+    env.reset()
+    benchmark(lambda: env.step(env.random_actions()))
+
+
+@pytest.mark.benchmark(group="rl-stepping")
+def test_meridians_vector_env_against_openspiel(
+    benchmark: pytest.FixtureRequest, capsys: pytest.CaptureFixture[str]
+) -> None:
+    env = VectorEnv(NUM_ENVS, game="meridians", size="6-7", seed=0)
+    game = pyspiel.load_game("meridians", {"size": 6})
+    found = rates(
+        {
+            "VectorEnv, numpy draws over the masks": (vector_env_numpy, env, VECTOR_STEPS),
+            "VectorEnv, random_actions()": (vector_env_rust_draws, env, VECTOR_STEPS),
+            "OpenSpiel adapter, stepping only": (openspiel_python, game, OPENSPIEL_DECISIONS // 4),
+        }
+    )
+    benchmark.extra_info.update({f"{name} (decisions/s)": value for name, value in found.items()})
+    with capsys.disabled():
+        print(f"\n{NUM_ENVS} envs of Meridians 6-7 against one game at a time (decisions/s):")
+        for name, value in found.items():
+            print(f"  {name:<46} {value:>12,.0f}")
+        spiel = "OpenSpiel adapter, stepping only"
+        for env_name in list(found)[:2]:
+            print(f"  ratio {env_name} / {spiel}: {found[env_name] / found[spiel]:.1f}x")
     env.reset()
     benchmark(lambda: env.step(env.random_actions()))

@@ -193,6 +193,7 @@ UNIFORM_1T = _most(
     lambda b: b.info("test_rust_against_the_reference[uniform]", "rust games/s"),
 )
 RL = "test_vector_env_against_openspiel"
+RL_MERIDIANS = "test_meridians_vector_env_against_openspiel"
 
 FIGURES: dict[str, Measured | Derived] = {
     # The native core against the reference (benches/test_engine.py).
@@ -249,6 +250,22 @@ FIGURES: dict[str, Measured | Derived] = {
     ),
     "vector_env_numpy_vs_rl_environment": Derived(
         RATIO, "vector_env_numpy", "openspiel_rl_environment"
+    ),
+    # The same for Meridians on the 6-7 board.
+    "meridians_vector_env_random": Measured(
+        RATE, lambda b: b.info(RL_MERIDIANS, "VectorEnv, random_actions() (decisions/s)")
+    ),
+    "meridians_vector_env_numpy": Measured(
+        RATE, lambda b: b.info(RL_MERIDIANS, "VectorEnv, numpy draws over the masks (decisions/s)")
+    ),
+    "meridians_openspiel_stepping": Measured(
+        RATE, lambda b: b.info(RL_MERIDIANS, "OpenSpiel adapter, stepping only (decisions/s)")
+    ),
+    "meridians_vector_env_random_vs_stepping": Derived(
+        RATIO, "meridians_vector_env_random", "meridians_openspiel_stepping"
+    ),
+    "meridians_vector_env_numpy_vs_stepping": Derived(
+        RATIO, "meridians_vector_env_numpy", "meridians_openspiel_stepping"
     ),
     # Ray (benches/test_distributed.py).
     "ray_2cpu": Measured(RATE, lambda b: b.info("test_ray_against_one_machine", "ray games/s")),

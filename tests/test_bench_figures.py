@@ -86,6 +86,14 @@ def fake_run() -> dict[str, Any]:
             ),
             bench("test_vector_env_against_openspiel", **rl),
             bench(
+                "test_meridians_vector_env_against_openspiel",
+                **{
+                    "VectorEnv, random_actions() (decisions/s)": 2_935_470,
+                    "VectorEnv, numpy draws over the masks (decisions/s)": 1_171_224,
+                    "OpenSpiel adapter, stepping only (decisions/s)": 19_989,
+                },
+            ),
+            bench(
                 "test_ray_against_one_machine",
                 **{
                     "ray games/s": 363_612.0,
@@ -111,6 +119,7 @@ def test_a_run_is_written_consistently(figures: ModuleType) -> None:
     assert shown["perft_rust"] == "115 µs"
     assert shown["legal_moves_rust"] == "723 ns"
     assert shown["vector_env_random"] == "14.4 M"
+    assert shown["meridians_vector_env_random_vs_stepping"] == "147x"  # 2.94 M / 20,000
     assert shown["ray_local_runtime"] == "7.12 s"
     assert shown["machine"] == "a 2-CPU Test CPU machine with Python 3.11.7"
     # Derived figures, from the parts as shown: 822,000 / 416,000, not the

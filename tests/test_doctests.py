@@ -11,6 +11,7 @@ MODULES = [
     "veletas",
     "veletas.games.veletas.types",
     "veletas.games.veletas.encoding",
+    "veletas.vector_env",
     "veletas.bots",
     "veletas.records",
     "veletas.playouts",

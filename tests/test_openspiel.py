@@ -1,4 +1,5 @@
-"""The OpenSpiel adapter: OpenSpiel's own API test, its bots, and the planes."""
+"""The OpenSpiel adapter: OpenSpiel's own API test, its bots, and the planes,
+for both games."""
 
 from __future__ import annotations
 
@@ -189,3 +190,118 @@ def test_random_agent_plays_the_micro_games() -> None:
             while not state.is_terminal():
                 state.apply_action(agent.choose(state.legal_actions()))
             assert state.decision == DecisionState(random_game(11, index, variant=variant))
+
+
+# ----------------------------------------------------------------------
+# Meridians: the same adapter, with the game's parameters size (A of the
+# board A-B) and pie.
+
+MERIDIANS_SIZES = [5, 6, 7]
+
+
+def load_meridians(size: int = 5, pie: bool = False) -> pyspiel.Game:
+    return pyspiel.load_game("meridians", {"size": size, "pie": pie})
+
+
+@pytest.mark.parametrize("size", MERIDIANS_SIZES)
+@pytest.mark.parametrize("pie", [False, True])
+def test_meridians_random_sim_test(size: int, pie: bool) -> None:
+    game = load_meridians(size, pie)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_meridians_game_description() -> None:
+    from veletas.games.meridians.encoding import DecisionState as MeridiansState
+
+    game = pyspiel.load_game("meridians")
+    assert str(game) == "meridians(pie=False,size=6)"
+    info = game.get_type()
+    assert (info.short_name, info.long_name) == ("meridians", "Meridians")
+    assert info.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    assert game.num_distinct_actions() == 12 * 12 + 2
+    assert game.observation_tensor_shape() == [8, 12, 12]
+    assert game.max_game_length() == 10 * 114
+    assert game.rules == veletas.games.meridians.types.Rules("6-7", pie=False)
+    state = game.new_initial_state()
+    assert isinstance(state.decision, MeridiansState)
+    assert len(state.legal_actions()) == 114
+    assert state.action_to_string(0, 17) == "f2"
+    assert load_meridians(7, True).num_distinct_actions() == 14 * 14 + 2
+    with pytest.raises(veletas.InvalidRulesError, match="size 8 is not 5, 6 or 7"):
+        pyspiel.load_game("meridians(size=8)")
+    # OpenSpiel reads "6-7" in a game string as a malformed integer: the
+    # parameter is the short side.
+    with pytest.raises(pyspiel.SpielError, match="Wrong type for parameter size"):
+        pyspiel.load_game("meridians", {"size": "6-7"})
+
+
+def test_meridians_returns_follow_seats_across_the_swap() -> None:
+    from veletas.games.meridians.encoding import point_to_action
+    from veletas.games.meridians.types import Color, parse_point
+
+    for seed in range(4):
+        game = load_meridians(5, pie=True)
+        state = game.new_initial_state()
+        for name in ("d3", "h8"):  # the first player places Light, then Dark
+            assert state.current_player() == 0
+            state.apply_action(point_to_action(parse_point(name), "5-6"))
+        assert state.current_player() == 1  # the second player decides
+        state.apply_action(100)  # swap: the second player now holds Light
+        assert state.decision.turn == Color.LIGHT
+        assert state.current_player() == 1
+        agent = RandomAgent(seed, 0)
+        while not state.is_terminal():
+            state.apply_action(agent.choose(state.legal_actions()))
+        winner = state.decision.winner
+        assert state.returns() == ([-1.0, 1.0] if winner == Color.LIGHT else [1.0, -1.0])
+
+
+def test_meridians_observations_are_the_planes() -> None:
+    from veletas.games.meridians.encoding import observation_for as meridians_observation
+
+    game = load_meridians(5, pie=True)
+    state = game.new_initial_state()
+    agent = RandomAgent(3, 3)
+    while not state.is_terminal():
+        for player in (0, 1):
+            tensor = np.asarray(state.observation_tensor(player)).reshape(8, 10, 10)
+            np.testing.assert_array_equal(tensor, meridians_observation(state.decision, player))
+        acting = state.current_player()
+        np.testing.assert_array_equal(
+            np.asarray(state.observation_tensor(acting)).reshape(8, 10, 10),
+            state.decision.observation(),
+        )
+        assert state.observation_string(0) == str(state)
+        state.apply_action(agent.choose(state.legal_actions()))
+
+
+def test_meridians_clones_copy_the_decision() -> None:
+    state = load_meridians(6).new_initial_state()
+    for action in (17, 0, 41):  # f2, a1, f4
+        state.apply_action(action)
+    assert list(vars(state)) == ["decision"]
+    for twin in (state.clone(), copy.deepcopy(state), pickle.loads(pickle.dumps(state))):
+        assert twin.decision == state.decision
+        assert twin.history() == state.history()
+        twin.apply_action(twin.legal_actions()[0])
+        assert twin.decision != state.decision
+        assert len(state.history()) == 3
+
+
+@pytest.mark.parametrize("pie", [False, True])
+def test_meridians_random_agent_plays_the_playouts(pie: bool) -> None:
+    # RandomAgent(s, i) over OpenSpiel's ascending legal actions plays game
+    # i of meridians.playouts with seed s.
+    from veletas import meridians
+
+    games = meridians.playouts(3, size="5-6", pie=pie, seed=17, record=True)
+    for index in range(3):
+        state = load_meridians(5, pie).new_initial_state()
+        agent = RandomAgent(17, index)
+        while not state.is_terminal():
+            state.apply_action(agent.choose(state.legal_actions()))
+        board = games.board(index)
+        assert state.decision.board.fen() == board.fen()
+        assert [state.action_to_string(0, a) for a in state.history()] == [
+            str(m) for m in board.move_stack
+        ]

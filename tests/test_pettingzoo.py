@@ -1,4 +1,5 @@
-"""The PettingZoo adapter: PettingZoo's own API and seed tests, seats and rewards."""
+"""The PettingZoo adapter: PettingZoo's own API and seed tests, seats and
+rewards, for both games."""
 
 from __future__ import annotations
 
@@ -138,3 +139,105 @@ def test_random_agent_plays_the_micro_games() -> None:
                 game.step(None if terminated else agent(observation["action_mask"]))
             expected = DecisionState(random_game(5, index, variant=variant))
             assert game.unwrapped.state == expected
+
+
+# ----------------------------------------------------------------------
+# Meridians: env(game="meridians", size=..., pie=...).
+
+MERIDIANS_RULES = [("5-6", False), ("6-7", False), ("7-8", False), ("5-6", True)]
+
+
+@pytest.mark.parametrize(("size", "pie"), MERIDIANS_RULES)
+def test_meridians_api_and_seed_tests(size: str, pie: bool) -> None:
+    def make() -> pettingzoo.AECEnv:
+        return env(game="meridians", size=size, pie=pie)
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(make(), num_cycles=1000)
+        seed_test(make, num_cycles=500)
+    assert {str(w.message) for w in caught} <= DICT_OBSERVATION_NOTES
+
+
+def test_meridians_spaces_agents_and_rewards() -> None:
+    from veletas.games.meridians.types import Color
+
+    game = env(game="meridians", size="5-6", pie=True, render_mode="ansi")
+    assert game.unwrapped.metadata["name"] == "meridians_v0"
+    assert game.observation_space("player_1")["observation"].shape == (8, 10, 10)
+    assert game.action_space("player_0").n == 102
+    for seed in range(4):
+        game.reset(seed=seed)
+        # The first player places Light's and Dark's first stones, then the
+        # second player swaps: it holds Light from then on.
+        for action, agent in ((23, "player_0"), (77, "player_0"), (100, "player_1")):
+            assert game.agent_selection == agent
+            game.step(action)
+        assert game.unwrapped.state.turn == Color.LIGHT
+        assert game.agent_selection == "player_1"
+        assert "light to act (seat 1), open" in game.render()
+        agent = RandomAgent(seed, 0)
+        rewards = {"player_0": 0.0, "player_1": 0.0}
+        for name in game.agent_iter():
+            observation, reward, terminated, _, _ = game.last()
+            rewards[name] += reward
+            if terminated:
+                assert not observation["action_mask"].any()
+                game.step(None)
+                continue
+            game.step(agent(observation["action_mask"]))
+        light_won = game.unwrapped.state.winner == Color.LIGHT
+        assert (
+            rewards == {"player_0": -1.0, "player_1": 1.0}
+            if light_won
+            else {
+                "player_0": 1.0,
+                "player_1": -1.0,
+            }
+        )
+        assert "wins" in game.render()
+
+
+def test_meridians_observations_and_masks() -> None:
+    from veletas.games.meridians.encoding import observation_for as meridians_observation
+
+    game = env(game="meridians", size="6-7")
+    game.reset()
+    for action in (17, 0, 41, 24):  # f2 a1 f4 a3: the opening is over
+        game.step(action)
+    state = game.unwrapped.state
+    assert state.phase == "play"
+    for seat, name in enumerate(("player_0", "player_1")):
+        observation = game.observe(name)
+        assert game.observation_space(name).contains(observation)
+        np.testing.assert_array_equal(
+            observation["observation"], meridians_observation(state, seat)
+        )
+    np.testing.assert_array_equal(
+        game.observe(game.agent_selection)["action_mask"], state.action_mask()
+    )
+    with pytest.raises(IllegalMoveError, match="illegal action 17"):
+        game.step(17)
+
+
+def test_meridians_random_agent_plays_the_playouts() -> None:
+    from veletas import meridians
+
+    games = meridians.playouts(2, size="5-6", seed=8, record=True)
+    for index in range(2):
+        game = env(game="meridians", size="5-6")
+        game.reset()
+        agent = RandomAgent(8, index)
+        for _ in game.agent_iter():
+            observation, _, terminated, _, _ = game.last()
+            game.step(None if terminated else agent(observation["action_mask"]))
+        assert game.unwrapped.state.board.fen() == games.board(index).fen()
+
+
+def test_unknown_games_and_keywords_are_refused() -> None:
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        env(game="chess")
+    with pytest.raises(TypeError, match="variant"):
+        env(game="meridians", variant="small")
+    with pytest.raises(veletas.InvalidRulesError, match="unknown size '8-9'"):
+        env(game="meridians", size="8-9")

@@ -86,8 +86,8 @@ _NATIVE_ONLY = ("GreedyBot", "MctsBot", "RandomBot", "VectorEnv", "bots")
 
 if _native is not None:
     from veletas import bots
-    from veletas._veletas import VectorEnv
     from veletas.bots import GreedyBot, MctsBot, RandomBot
+    from veletas.vector_env import VectorEnv
 else:
 
     def __getattr__(name: str) -> object:

@@ -1,5 +1,6 @@
 """The native core: ``Board``, ``Move`` and ``LegalMoves`` on Rust bitboards,
-``DecisionState`` (turns as micro-decisions) and ``VectorEnv``.
+``DecisionState`` (turns as micro-decisions) and ``VectorEnv``; the same
+for Meridians, prefixed with the game's name.
 
 Squares are plain ints, ``rank * 10 + file`` (``a1 = 0``), on every board
 size. The shared types of :mod:`veletas.games.veletas.types` (``Color``,
@@ -13,9 +14,11 @@ from typing import Any, final
 import numpy as np
 import numpy.typing as npt
 
+from veletas.games.meridians.encoding import DecisionState as MeridiansDecisionState
 from veletas.games.meridians.types import Color as MeridiansColor
 from veletas.games.meridians.types import Outcome as MeridiansOutcome
 from veletas.games.meridians.types import Phase as MeridiansPhase
+from veletas.games.meridians.types import Rules as MeridiansRules
 from veletas.games.meridians.types import Stones
 from veletas.games.veletas.types import Claims, Color, Outcome, Phase, Piece, Rules
 
@@ -28,6 +31,7 @@ __all__ = [
     "MeridiansLegalMoves",
     "MeridiansMctsPlayer",
     "MeridiansMove",
+    "MeridiansVectorEnv",
     "Move",
     "StopFlag",
     "VectorEnv",
@@ -728,6 +732,99 @@ class MeridiansMctsPlayer:
         top: int = 5,
     ) -> tuple[list[tuple[str, int, float]], int, int] | None: ...
     def clear(self) -> None: ...
+
+@final
+class MeridiansVectorEnv:
+    """``num_envs`` games of Meridians stepped together, writing into numpy
+    buffers with the GIL released: what ``veletas.VectorEnv(num_envs,
+    game="meridians", ...)`` builds.
+
+    As :class:`VectorEnv`: read-only views of the env's own buffers,
+    rewards per seat, auto-reset, and ``seed`` feeding :meth:`random_actions`
+    only. Observations are the planes of
+    :mod:`veletas.games.meridians.encoding` (``docs/rl.md``).
+
+    >>> env = MeridiansVectorEnv(2, size="5-6")
+    >>> obs, mask, player = env.reset()
+    >>> obs.shape, mask.shape, player.tolist()
+    ((2, 8, 10, 10), (2, 102), [0, 0])
+
+    :raises ValueError: for ``num_envs`` below 1 or a seed outside 0 .. 2**64 - 1.
+    :raises InvalidRulesError: for an unknown size or a ``pie`` that is not a bool.
+    """
+
+    def __new__(
+        cls,
+        num_envs: int,
+        *,
+        size: str = "6-7",
+        pie: bool = False,
+        seed: int = 0,
+        auto_reset: bool = True,
+    ) -> MeridiansVectorEnv: ...
+    def reset(
+        self, *, seed: int | None = None
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], npt.NDArray[np.int8]]:
+        """Puts every env at the start of episode 0 (with a new ``seed`` if
+        given); returns ``(obs, mask, current_player)``."""
+
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.int8],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.int8],
+    ]:
+        """Takes ``actions[k]`` in env ``k``, for every env; returns ``(obs,
+        mask, rewards, terminated, current_player)``.
+
+        :raises IllegalMoveError: naming the env and the action, if an action
+            is not legal; no env changes.
+        :raises ValueError: unless there is one action per env.
+        :raises TypeError: if the actions are not integers.
+        """
+
+    def random_actions(self) -> npt.NDArray[np.int64]:
+        """Each env's random action for its current decision, drawn as the
+        playouts draw: episode ``e`` of env ``k`` plays game ``e * num_envs +
+        k`` of ``veletas.meridians.playouts`` with this seed. -1 for a
+        finished env."""
+
+    def state(self, index: int) -> MeridiansDecisionState:
+        """Env ``index``'s current decision, on a native board.
+
+        :raises IndexError: for an index outside ``0 .. num_envs - 1``.
+        """
+
+    def episode(self, index: int) -> int:
+        """The episode env ``index`` is in, counted from 0 at the last reset."""
+
+    @property
+    def num_envs(self) -> int:
+        """The number of envs."""
+
+    def __len__(self) -> int: ...
+    @property
+    def num_actions(self) -> int:
+        """The number of action ids, N * N + 2."""
+
+    @property
+    def observation_shape(self) -> tuple[int, int, int]:
+        """The shape of one observation, (8, N, N)."""
+
+    @property
+    def seed(self) -> int:
+        """The seed of the random streams of :meth:`random_actions`."""
+
+    @property
+    def auto_reset(self) -> bool:
+        """Whether a finished env restarts in the step that ends it."""
+
+    @property
+    def rules(self) -> MeridiansRules:
+        """The rules of every env's game."""
 
 def meridians_random_move(fen: str, pie: bool, seed: int, index: int) -> str | None: ...
 def meridians_greedy_move(fen: str, pie: bool, seed: int, index: int) -> str | None: ...

@@ -1,5 +1,5 @@
-"""Veletas as an OpenSpiel game: ``import veletas.openspiel`` registers
-``"veletas"`` with pyspiel.
+"""The games of veletas as OpenSpiel games: ``import veletas.openspiel``
+registers every game of :mod:`veletas.games` with pyspiel, under its name.
 
 >>> import pyspiel
 >>> import veletas.openspiel
@@ -11,24 +11,24 @@
 >>> state.current_player(), str(state).splitlines()[4]
 (0, ' 3 . . s . . . .')
 
-Parameters: ``variant`` (``"standard"``, ``"medium"`` or ``"small"``),
-``setup_rule`` (``"perimeter"`` or ``"spacing"``), ``shooters_block``
-(bool), and ``size`` and ``shooters`` (0, the default, keeps the variant's).
+Each game takes the parameters of its encoding module
+(``veletas.games.<name>.encoding.OPENSPIEL_PARAMETERS``; ``docs/rl.md``
+lists them), and plays by the action ids of that module: for Veletas a turn
+in play is up to three consecutive actions by the same player.
 
-Players are seats: player 0 is the first player, who is Black until the pie
-swap and White after it. Actions are the micro-decisions of
-:mod:`veletas.games.veletas.encoding`, so a turn in play is up to three consecutive
-actions by the same player. Returns are +1 and -1 at the end.
+Players are seats: player 0 is the first player, whichever colour the pie
+swap gives it. Returns are +1 and -1 at the end.
 
-The observation tensor has the planes of ``DecisionState.observation()``
-(table in ``docs/rl.md``), seen by the observing player: for the player to
-act it is exactly those planes; for the other player the own/opponent
-planes trade places. The information state string is the action history,
-as for OpenSpiel's other perfect-information games written in Python.
+The observation tensor has the game's observation planes (tables in
+``docs/rl.md``), seen by the observing player: for the player to act they
+are the state's own planes; for the other player the own/opponent planes
+trade places. The information state string is the action history, as for
+OpenSpiel's other perfect-information games written in Python.
 
 Cloning is cheap: OpenSpiel's clone of a Python state makes a fresh initial
-state and deep-copies each attribute, and this state has a single one, a
-:class:`~veletas.DecisionState` (a small value copied in Rust).
+state and deep-copies each attribute, and this state has a single one, the
+game's decision state (for Veletas a :class:`~veletas.DecisionState`, a
+small value copied in Rust).
 
 OpenSpiel's C++ bots (``pyspiel.MCTSBot`` and others) play Python-defined
 games only through ``bot.step_with_policy(state)``; ``bot.step(state)``
@@ -37,149 +37,137 @@ crashes there (see ``docs/rl.md``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
-import veletas
-from veletas.games.veletas.encoding import (
-    OBSERVATION_PLANES,
-    DecisionState,
-    action_to_square,
-    describe,
-    observation_for,
-)
-from veletas.games.veletas.types import Rules
+from veletas import games
 
-__all__ = ["GAME_TYPE", "VeletasGame", "VeletasObserver", "VeletasState"]
-
-_DEFAULT_PARAMS: dict[str, Any] = {
-    "variant": "standard",
-    "setup_rule": "perimeter",
-    "shooters_block": False,
-    "size": 0,
-    "shooters": 0,
-}
-
-GAME_TYPE = pyspiel.GameType(
-    short_name="veletas",
-    long_name="Veletas",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
-    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=2,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=_DEFAULT_PARAMS,
-)
-"""The registered game type: deterministic, perfect information, zero-sum."""
+__all__ = [
+    "GAME_CLASSES",
+    "GAME_TYPE",
+    "GAME_TYPES",
+    "OpenSpielGame",
+    "OpenSpielObserver",
+    "OpenSpielState",
+    "VeletasGame",
+    "VeletasObserver",
+    "VeletasState",
+]
 
 
-def _rules(params: dict[str, Any]) -> Rules:
-    """The rules the game parameters describe (validated)."""
-    return Rules.make(
-        params["variant"],
-        size=params["size"] or None,
-        shooters=params["shooters"] or None,
-        setup_rule=params["setup_rule"],
-        shooters_block=bool(params["shooters_block"]),
+def _game_type(name: str) -> pyspiel.GameType:
+    """The game type of game ``name``: deterministic, perfect information,
+    zero-sum, with the parameters of its encoding module."""
+    return pyspiel.GameType(
+        short_name=name,
+        long_name=name.title(),
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=2,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=dict(games.get(name).encoding().OPENSPIEL_PARAMETERS),
     )
 
 
-def _max_game_length(rules: Rules) -> int:
-    """The most decisions a game can take: every placement and the swap,
-    then three decisions per stone shot onto the squares left."""
-    n, k = rules.size, rules.shooters
-    return k + 2 + 1 + 3 * (n * n - k - 2)
+GAME_TYPES: dict[str, pyspiel.GameType] = {name: _game_type(name) for name in games.GAMES}
+"""The registered game types, by game name."""
+
+GAME_TYPE = GAME_TYPES["veletas"]
+"""The game type of Veletas, the default game."""
 
 
-class VeletasGame(pyspiel.Game):
-    """The game of Veletas under the rules its parameters name.
+class OpenSpielGame(pyspiel.Game):
+    """The game ``game`` of :mod:`veletas.games` (by default the class's
+    :attr:`game_name`) under the rules its parameters name.
 
-    :raises InvalidRulesError: for a bad variant, size, shooter count or option.
+    :raises InvalidRulesError: for bad rules.
+    :raises ValueError: for an unknown game.
     """
 
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
-        params = {**_DEFAULT_PARAMS, **(params or {})}
-        self.rules = _rules(params)
+    game_name: ClassVar[str] = "veletas"
+    """The game of the class (each registered game has a subclass)."""
+
+    def __init__(self, params: dict[str, Any] | None = None, *, game: str | None = None) -> None:
+        game = game or self.game_name
+        self.encoding = games.get(game).encoding()
+        """The game's encoding module (``veletas.games.<name>.encoding``)."""
+        params = {**self.encoding.OPENSPIEL_PARAMETERS, **(params or {})}
+        self._start = self.encoding.openspiel_start(params)
+        self.rules = self.encoding.rules_of(self._start)
         """The rules of this game."""
-        n = self.rules.size
+        self.observation_shape: tuple[int, ...] = self._start.observation().shape
+        """The shape of the observation planes."""
         super().__init__(
-            GAME_TYPE,
+            GAME_TYPES[game],
             pyspiel.GameInfo(
-                num_distinct_actions=n * n + 2,
+                num_distinct_actions=self._start.num_actions,
                 max_chance_outcomes=0,
                 num_players=2,
                 min_utility=-1.0,
                 max_utility=1.0,
                 utility_sum=0.0,
-                max_game_length=_max_game_length(self.rules),
+                max_game_length=self.encoding.max_game_length(self._start),
             ),
             params,
         )
-        self._start = DecisionState(
-            veletas.Board(
-                size=n,
-                shooters=self.rules.shooters,
-                setup_rule=self.rules.setup_rule,
-                shooters_block=self.rules.shooters_block,
-            )
-        )
 
-    def new_initial_state(self, state: Any = None) -> VeletasState:
-        """The start of a game: an empty board, the first player to place."""
+    def new_initial_state(self, state: Any = None) -> OpenSpielState:
+        """The start of a game: an empty board, the first player to act."""
         if state is not None:
-            raise ValueError(f"veletas states are not built from {type(state).__name__}")
-        return VeletasState(self, self._start.copy())
+            name = self.get_type().short_name
+            raise ValueError(f"{name} states are not built from {type(state).__name__}")
+        return OpenSpielState(self, self._start.copy())
 
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Any = None
     ) -> Any:
         """The planes observer, or the history observer for perfect recall."""
         if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
-            return VeletasObserver(self.rules.size, params)
+            return OpenSpielObserver(self, params)
         return IIGObserverForPublicInfoGame(iig_obs_type, params)
 
 
-class VeletasState(pyspiel.State):
-    """A decision of a game of Veletas (a position and a partial turn)."""
+class OpenSpielState(pyspiel.State):
+    """A decision of a game: the game's decision state, which holds the
+    position (and, for Veletas, the partial turn)."""
 
-    def __init__(self, game: VeletasGame, state: DecisionState) -> None:
+    def __init__(self, game: OpenSpielGame, state: Any) -> None:
         super().__init__(game)
         # The only attribute: OpenSpiel clones a Python state by deep-copying
         # its attributes onto a fresh initial state.
         self.decision = state
 
+    def _encoding(self) -> Any:
+        return self.get_game().encoding
+
     def current_player(self) -> int:
         """The seat to act, or ``pyspiel.PlayerId.TERMINAL``."""
         if self.decision.is_terminal():
             return pyspiel.PlayerId.TERMINAL
-        return self.decision.seat_to_act
+        return int(self.decision.seat_to_act)
 
     def _legal_actions(self, player: int) -> list[int]:
-        return self.decision.legal_actions()
+        return list(self.decision.legal_actions())
 
     def _apply_action(self, action: int) -> None:
         self.decision.apply(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
-        size = self.decision.size
-        if action == size * size:
-            return "PASS"
-        if action == size * size + 1:
-            return "SWAP"
-        return veletas.square_name(action_to_square(action, size))
+        return str(self._encoding().action_to_string(self.decision, action))
 
     def is_terminal(self) -> bool:
-        """Whether a colour has won."""
-        return self.decision.is_terminal()
+        """Whether the game is over."""
+        return bool(self.decision.is_terminal())
 
     def returns(self) -> list[float]:
         """+1 for the winning seat and -1 for the other; zeros until the end."""
@@ -190,39 +178,58 @@ class VeletasState(pyspiel.State):
         return [1.0 if seat == 0 else -1.0, 1.0 if seat == 1 else -1.0]
 
     def __str__(self) -> str:
-        return describe(self.decision)
+        return str(self._encoding().describe(self.decision))
 
-    def __copy__(self) -> VeletasState:
+    def __copy__(self) -> OpenSpielState:
         return self.clone()
 
-    def __deepcopy__(self, memo: Any) -> VeletasState:
+    def __deepcopy__(self, memo: Any) -> OpenSpielState:
         return self.clone()
 
 
-class VeletasObserver:
-    """The observation planes of ``DecisionState.observation()`` for OpenSpiel,
-    seen by the observing player."""
+class OpenSpielObserver:
+    """The observation planes of a game for OpenSpiel, seen by the observing
+    player."""
 
-    def __init__(self, size: int, params: Any = None) -> None:
+    def __init__(self, game: OpenSpielGame, params: Any = None) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported, got {params!r}")
-        shape = (len(OBSERVATION_PLANES), size, size)
+        self._encoding = game.encoding
+        shape = game.observation_shape
         self.tensor = np.zeros(int(np.prod(shape)), np.float32)
         self.dict = {"observation": self.tensor.reshape(shape)}
 
-    def set_from(self, state: VeletasState, player: int) -> None:
+    def set_from(self, state: OpenSpielState, player: int) -> None:
         """Writes the planes of ``state`` as ``player`` sees them."""
-        self.dict["observation"][...] = observation_for(state.decision, player)
+        self.dict["observation"][...] = self._encoding.observation_for(state.decision, player)
 
-    def string_from(self, state: VeletasState, player: int) -> str:
-        """The board and the partial turn (the same for both players)."""
-        return describe(state.decision)
+    def string_from(self, state: OpenSpielState, player: int) -> str:
+        """The board and who acts (the same for both players)."""
+        return str(self._encoding.describe(state.decision))
+
+
+# A class per game, which pyspiel calls with the parameters. A class rather
+# than a closure: pyspiel's registry outlives the interpreter, and releasing
+# the last reference to a function there, after Python has finalized, aborts
+# the process.
+GAME_CLASSES: dict[str, type[OpenSpielGame]] = {
+    name: type(f"{name.title()}Game", (OpenSpielGame,), {"game_name": name, "__module__": __name__})
+    for name in games.GAMES
+}
+"""The game class of each game, by name: ``VeletasGame``, ..."""
+
+# The names of the classes when Veletas was the only game.
+VeletasGame = GAME_CLASSES["veletas"]
+VeletasState = OpenSpielState
+VeletasObserver = OpenSpielObserver
 
 
 def _register() -> None:
     # Importing twice (or reloading) must not register twice.
-    if "veletas" not in {t.short_name for t in pyspiel.registered_games()}:
-        pyspiel.register_game(GAME_TYPE, VeletasGame)
+    registered = {t.short_name for t in pyspiel.registered_games()}
+    for name, game_type in GAME_TYPES.items():
+        if name not in registered:
+            pyspiel.register_game(game_type, GAME_CLASSES[name])
 
 
 _register()

@@ -1,4 +1,4 @@
-"""Veletas as a PettingZoo AEC environment.
+"""The games of veletas as PettingZoo AEC environments.
 
 >>> from veletas.pettingzoo import env
 >>> game = env(variant="small", render_mode="ansi")
@@ -16,15 +16,17 @@
 ...
 black to act (seat 0)
 
-Agents ``player_0`` and ``player_1`` are seats: ``player_0`` is the first
-player, Black until the pie swap and White after it. Actions are the
-micro-decisions of :mod:`veletas.games.veletas.encoding`, so one agent acts for several
-steps in a row during a turn (``agent_selection`` stays on it). The
-observation is a dict: ``"observation"``, the float32 planes of
-``DecisionState.observation()`` seen by that agent (own and opponent planes
-trade places for the agent not to act), and ``"action_mask"``, int8, all
-zeros for an agent that is not to act. Rewards are +1 and -1 on the step
-that ends the game; there is no truncation, since every game ends.
+``env(game=name, ...)`` plays any game of :mod:`veletas.games` (Veletas by
+default), with the keywords of that game's ``Board`` for its rules. Agents
+``player_0`` and ``player_1`` are seats: ``player_0`` is the first player,
+whichever colour the pie swap gives it. Actions are the action ids of the
+game's encoding module (``veletas.games.<name>.encoding``); in Veletas one
+agent acts for several steps in a row during a turn (``agent_selection``
+stays on it). The observation is a dict: ``"observation"``, the float32
+planes of the game seen by that agent (own and opponent planes trade places
+for the agent not to act), and ``"action_mask"``, int8, all zeros for an
+agent that is not to act. Rewards are +1 and -1 on the step that ends the
+game; there is no truncation, since every game ends.
 
 The environment has no randomness: ``reset(seed=...)`` accepts a seed and
 changes nothing. An illegal action raises
@@ -40,42 +42,36 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-import veletas
-from veletas.games.veletas.encoding import (
-    OBSERVATION_PLANES,
-    DecisionState,
-    describe,
-    observation_for,
-)
+from veletas import games
 
-__all__ = ["VeletasEnv", "env", "raw_env"]
+__all__ = ["GameEnv", "VeletasEnv", "env", "raw_env"]
 
 AGENTS = ("player_0", "player_1")
 
 
 def env(**kwargs: Any) -> AECEnv:
     """The environment, wrapped so that misuse (stepping before ``reset``)
-    raises; keywords as for :class:`VeletasEnv`."""
-    return wrappers.OrderEnforcingWrapper(VeletasEnv(**kwargs))
+    raises; keywords as for :class:`GameEnv`."""
+    return wrappers.OrderEnforcingWrapper(GameEnv(**kwargs))
 
 
-def raw_env(**kwargs: Any) -> VeletasEnv:
-    """The environment without wrappers; keywords as for :class:`VeletasEnv`."""
-    return VeletasEnv(**kwargs)
+def raw_env(**kwargs: Any) -> GameEnv:
+    """The environment without wrappers; keywords as for :class:`GameEnv`."""
+    return GameEnv(**kwargs)
 
 
-class VeletasEnv(AECEnv):
-    """Veletas for two agents, one micro-decision per step.
+class GameEnv(AECEnv):
+    """A game of :mod:`veletas.games` for two agents, one decision per step.
 
-    :param variant: ``"standard"``, ``"medium"`` or ``"small"``.
-    :param setup_rule: ``"perimeter"`` or ``"spacing"``.
-    :param shooters_block: whether shooters end lines.
-    :param size: the board size, overriding the variant's.
-    :param shooters: the shooter count, overriding the variant's.
+    :param game: the game's name, ``"veletas"`` by default.
     :param render_mode: ``None``, ``"ansi"`` (``render()`` returns the text)
         or ``"human"`` (``render()`` prints it).
+    :param rules: the rules, as the game's ``Board`` takes them: for Veletas
+        ``variant``, ``setup_rule``, ``shooters_block``, ``size`` and
+        ``shooters``; for Meridians ``size`` and ``pie``.
     :raises InvalidRulesError: for bad rules.
-    :raises ValueError: for an unknown render mode.
+    :raises ValueError: for an unknown game or render mode.
+    :raises TypeError: for a keyword the game does not take.
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012  (PettingZoo reads it as a class attribute)
@@ -85,48 +81,36 @@ class VeletasEnv(AECEnv):
     }
 
     def __init__(
-        self,
-        *,
-        variant: str = "standard",
-        setup_rule: str = "perimeter",
-        shooters_block: bool = False,
-        size: int | None = None,
-        shooters: int | None = None,
-        render_mode: str | None = None,
+        self, *, game: str = "veletas", render_mode: str | None = None, **rules: Any
     ) -> None:
         super().__init__()
+        self.encoding = games.get(game).encoding()
+        """The game's encoding module (``veletas.games.<name>.encoding``)."""
+        self.metadata = {**self.metadata, "name": f"{game}_v0"}
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}"
             )
         self.render_mode = render_mode
-        board = veletas.Board(
-            variant=variant,
-            setup_rule=setup_rule,
-            shooters_block=shooters_block,
-            size=size,
-            shooters=shooters,
-        )
-        self.rules = board.rules
+        self._start = self.encoding.new_state(**rules)
+        self.rules = self.encoding.rules_of(self._start)
         """The rules of the game."""
-        self._start = DecisionState(board)
         self.state = self._start.copy()
-        """The current decision (position and partial turn)."""
-        n = board.size
+        """The current decision (for Veletas: the position and partial turn)."""
+        shape = self._start.observation().shape
+        num_actions = self._start.num_actions
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
         self.observation_spaces = {
             agent: spaces.Dict(
                 {
-                    "observation": spaces.Box(
-                        0.0, 1.0, (len(OBSERVATION_PLANES), n, n), np.float32
-                    ),
-                    "action_mask": spaces.Box(0, 1, (n * n + 2,), np.int8),
+                    "observation": spaces.Box(0.0, 1.0, shape, np.float32),
+                    "action_mask": spaces.Box(0, 1, (num_actions,), np.int8),
                 }
             )
             for agent in AGENTS
         }
-        self.action_spaces = {agent: spaces.Discrete(n * n + 2) for agent in AGENTS}
+        self.action_spaces = {agent: spaces.Discrete(num_actions) for agent in AGENTS}
         self._reset_bookkeeping()
 
     def _reset_bookkeeping(self) -> None:
@@ -159,7 +143,8 @@ class VeletasEnv(AECEnv):
         mask = (
             self.state.action_mask() if acting else np.zeros(self.state.num_actions, dtype=np.int8)
         )
-        return {"observation": observation_for(self.state, seat), "action_mask": mask}
+        observation = self.encoding.observation_for(self.state, seat)
+        return {"observation": observation, "action_mask": mask}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -189,7 +174,7 @@ class VeletasEnv(AECEnv):
         ``"ansi"`` mode, printed in ``"human"`` mode."""
         if self.render_mode is None:
             return None
-        text = describe(self.state)
+        text = str(self.encoding.describe(self.state))
         if self.render_mode == "human":
             print(text)
             return None
@@ -197,3 +182,7 @@ class VeletasEnv(AECEnv):
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+# The name of the class when Veletas was the only game.
+VeletasEnv = GameEnv

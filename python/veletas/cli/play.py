@@ -7,8 +7,7 @@ import sys
 from typing import Any
 
 import veletas
-from veletas import records
-from veletas import games
+from veletas import games, records
 from veletas.cli import draw, options
 
 BOTS = ("mcts", "greedy", "random")

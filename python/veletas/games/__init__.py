@@ -50,6 +50,15 @@ class Game:
         reference = importlib.import_module(f"{self.package}.reference")
         return tuple({api.Board, reference.Board})
 
+    def encoding(self) -> Any:
+        """The module of its action encoding for the learning adapters
+        (``veletas.games.<name>.encoding``): ``DecisionState``,
+        ``observation_for``, ``OBSERVATION_PLANES``, ``describe``,
+        ``action_to_string``, ``new_state``, ``rules_of``,
+        ``OPENSPIEL_PARAMETERS``, ``openspiel_start``, ``max_game_length`` and
+        ``vector_env_type``."""
+        return importlib.import_module(f"veletas.games.{self.name}.encoding")
+
     def web_game(self) -> Any:
         """The game for ``veletas serve``, or None where it has none."""
         if self.web is None:

@@ -4,7 +4,8 @@
 //! Everything specific to Meridians lives here, behind [`Position`]: build
 //! one from a [`Size`] or a position string, ask it for
 //! [`Position::legal_moves`], and [`Position::play`] them; [`GameState`] is
-//! the same game as decisions by action id, for playouts and search.
+//! the same game as decisions by action id, for playouts and search, and
+//! [`observation`] draws it as planes for learning.
 //!
 //! # Examples
 //!
@@ -26,6 +27,7 @@ pub mod bots;
 pub mod color;
 pub mod fen;
 pub mod moves;
+pub mod observation;
 pub mod perft;
 pub mod point;
 pub mod position;

@@ -121,6 +121,12 @@ impl Actions {
         self.pie
     }
 
+    /// The board size, which numbers the ids.
+    #[inline]
+    pub const fn size(&self) -> Size {
+        self.size
+    }
+
     /// How many actions there are.
     #[inline]
     pub const fn len(&self) -> u32 {
@@ -210,7 +216,8 @@ impl fmt::Display for IllegalAction {
 impl std::error::Error for IllegalAction {}
 
 /// A position and whether the pie `swap` was played, which maps colours to
-/// seats: seat 0 is the first player, Light until a swap.
+/// seats: seat 0 is the first player, Light until a swap (and, under the pie
+/// rule, the placer of Dark's first stone).
 ///
 /// # Examples
 ///
@@ -223,6 +230,8 @@ impl std::error::Error for IllegalAction {}
 /// let f2 = state.action_of("f2".parse().unwrap()).unwrap();
 /// assert_eq!(f2, 12 + 5);
 /// state.apply(f2).unwrap();
+/// // The first player places Dark's first stone too.
+/// assert_eq!(state.seat_to_act(), 0);
 /// state.apply(state.action_of("a1".parse().unwrap()).unwrap()).unwrap();
 /// // The pie decision: Dark, the second seat, swaps and takes Light.
 /// assert_eq!(state.seat_to_act(), 1);
@@ -267,21 +276,23 @@ impl GameState {
         self.position.size()
     }
 
-    /// The seat to act: 0 for the first player, 1 for the second. Under the
-    /// pie rule the first player places Dark's first stone too (MERIDIANS.md
-    /// section 5), before the second player decides on the swap.
+    /// The seat to act: 0 for the first player, 1 for the second.
+    ///
+    /// The seat that holds the colour to act, but for Dark's first stone
+    /// under the pie rule, which the first player places (MERIDIANS.md
+    /// section 5) before the second chooses a colour.
     #[inline]
     pub fn seat_to_act(&self) -> usize {
-        let position = &self.position;
-        if position.pie()
-            && position.phase() == Phase::Open
-            && position.turn() == Color::Dark
-            && position.stone_count(Color::Light) == 1
-            && position.stone_count(Color::Dark) == 0
+        let pos = &self.position;
+        let turn = pos.turn();
+        if pos.pie()
+            && turn == Color::Dark
+            && pos.phase() == Phase::Open
+            && pos.stones(Color::Dark).is_empty()
         {
             return 0;
         }
-        position.turn().index() ^ usize::from(self.swapped)
+        turn.index() ^ usize::from(self.swapped)
     }
 
     /// The winning seat, once there is one.
@@ -390,7 +401,6 @@ impl Game for GameState {
 
 #[cfg(test)]
 mod tests {
-    use super::super::color::Color;
     use super::*;
     use crate::playout::{Batch, play_micro};
     use crate::rng::Rng;
@@ -455,6 +465,24 @@ mod tests {
         assert!(state.apply(swap_action(Size::S6_7)).is_err());
         assert!(state.apply(999).is_err());
         assert_eq!(state, before);
+    }
+
+    #[test]
+    fn the_first_player_places_both_stones_before_the_pie() {
+        for pie in [false, true] {
+            let mut state = GameState::new(Position::new(Size::S5_6).with_pie(pie));
+            let mut seats = Vec::new();
+            for point in ["d3", "h8"] {
+                seats.push(state.seat_to_act());
+                state
+                    .apply(state.action_of(point.parse().unwrap()).unwrap())
+                    .unwrap();
+            }
+            seats.push(state.seat_to_act());
+            // Without the pie rule the second player places Dark's stone and
+            // then Light places its second; with it, the second player decides.
+            assert_eq!(seats, if pie { [0, 0, 1] } else { [0, 1, 0] }, "pie={pie}");
+        }
     }
 
     #[test]

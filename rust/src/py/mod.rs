@@ -9,12 +9,14 @@ mod args;
 mod errors;
 mod meridians;
 mod stop;
+mod vector;
 mod veletas;
 
 use pyo3::prelude::*;
 
 /// The native half of the `veletas` package: `Board`, `Move`, `LegalMoves`,
-/// `DecisionState`, `VectorEnv`, the batch playouts and the bots' search.
+/// `DecisionState`, `VectorEnv`, the batch playouts and the bots' search, and
+/// the same for Meridians (prefixed with the game's name).
 #[pymodule(gil_used = false)]
 mod _veletas {
     use pyo3::prelude::*;
@@ -50,6 +52,7 @@ mod _veletas {
             "MeridiansLegalMoves",
             py.get_type::<meridians::legal_moves::PyLegalMoves>(),
         )?;
+        m.add_class::<meridians::vector_env::PyVectorEnv>()?;
         m.add_class::<meridians::bots::PyMctsPlayer>()?;
         m.add_function(pyo3::wrap_pyfunction!(
             meridians::bots::meridians_random_move,

@@ -10,6 +10,7 @@ import pytest
 MODULES = [
     "veletas.meridians",
     "veletas.games.meridians.types",
+    "veletas.games.meridians.encoding",
     "veletas.meridians.reference",
     "veletas.games.meridians.reference.board",
     "veletas.games.meridians.reference.fen",

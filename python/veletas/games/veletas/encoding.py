@@ -35,7 +35,7 @@ import numpy as np
 
 from veletas import DecisionState
 from veletas.errors import IllegalMoveError
-from veletas.games.veletas.types import Phase, square_name
+from veletas.games.veletas.types import Phase, Rules, square_name
 from veletas.rng import Rng
 
 if TYPE_CHECKING:
@@ -43,17 +43,24 @@ if TYPE_CHECKING:
 
 __all__ = [
     "OBSERVATION_PLANES",
+    "OPENSPIEL_PARAMETERS",
     "DecisionState",
     "RandomAgent",
     "action_to_square",
+    "action_to_string",
     "actions_to_move",
     "describe",
+    "max_game_length",
     "move_to_actions",
+    "new_state",
     "observation_for",
+    "openspiel_start",
     "pass_action",
     "random_game",
+    "rules_of",
     "square_to_action",
     "swap_action",
+    "vector_env_type",
 ]
 
 
@@ -187,6 +194,108 @@ def describe(state: DecisionState) -> str:
     if state.stage == "target" and state.origin is None:
         lines.append("PASS chosen: a shot without a move")
     return "\n".join(lines)
+
+
+def action_to_string(state: DecisionState, action: int) -> str:
+    """The name of ``action`` on the board of ``state``: a square name,
+    ``PASS`` or ``SWAP``.
+
+    >>> import veletas
+    >>> state = veletas.DecisionState(veletas.Board(variant="small"))
+    >>> action_to_string(state, 16), action_to_string(state, 49), action_to_string(state, 50)
+    ('c3', 'PASS', 'SWAP')
+    """
+    size = state.size
+    if action == pass_action(size):
+        return "PASS"
+    if action == swap_action(size):
+        return "SWAP"
+    return square_name(action_to_square(action, size))
+
+
+def rules_of(state: DecisionState) -> Rules:
+    """The rules ``state`` is played under."""
+    rules: Rules = state.board.rules
+    return rules
+
+
+def new_state(
+    *,
+    variant: str = "standard",
+    setup_rule: str = "perimeter",
+    shooters_block: bool = False,
+    size: int | None = None,
+    shooters: int | None = None,
+) -> DecisionState:
+    """The first decision of a game under the rules named as for ``Board``.
+
+    :raises InvalidRulesError: for bad rules.
+    """
+    import veletas
+
+    board = veletas.Board(
+        variant=variant,
+        setup_rule=setup_rule,
+        shooters_block=shooters_block,
+        size=size,
+        shooters=shooters,
+    )
+    return DecisionState(board)
+
+
+OPENSPIEL_PARAMETERS: dict[str, Any] = {
+    "variant": "standard",
+    "setup_rule": "perimeter",
+    "shooters_block": False,
+    "size": 0,
+    "shooters": 0,
+}
+"""OpenSpiel's parameters of ``"veletas"`` and their defaults (``size`` and
+``shooters`` 0 keep the variant's)."""
+
+
+def openspiel_start(params: dict[str, Any]) -> DecisionState:
+    """The first decision of the game OpenSpiel's ``params`` describe.
+
+    :raises InvalidRulesError: for bad rules.
+    """
+    params = {**OPENSPIEL_PARAMETERS, **params}
+    rules = Rules.make(
+        params["variant"],
+        size=params["size"] or None,
+        shooters=params["shooters"] or None,
+        setup_rule=params["setup_rule"],
+        shooters_block=bool(params["shooters_block"]),
+    )
+    return new_state(
+        size=rules.size,
+        shooters=rules.shooters,
+        setup_rule=rules.setup_rule,
+        shooters_block=rules.shooters_block,
+    )
+
+
+def max_game_length(state: DecisionState) -> int:
+    """The most decisions a game can take: every placement and the swap,
+    then three decisions per stone shot onto the squares left.
+
+    >>> import veletas
+    >>> max_game_length(veletas.DecisionState(veletas.Board()))
+    283
+    """
+    rules = rules_of(state)
+    n, k = rules.size, rules.shooters
+    return k + 2 + 1 + 3 * (n * n - k - 2)
+
+
+def vector_env_type() -> Any:
+    """The native ``VectorEnv`` class of Veletas.
+
+    :raises ImportError: where the extension is not built.
+    """
+    from veletas import _veletas
+
+    return _veletas.VectorEnv
 
 
 def _move_type(board: Board) -> Any:

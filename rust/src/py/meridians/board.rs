@@ -111,6 +111,14 @@ fn drawing(position: &Position) -> String {
 }
 
 impl PyBoard {
+    /// A board at `position`, with no moves.
+    pub fn from_position(position: Position) -> PyBoard {
+        PyBoard {
+            position,
+            stack: Vec::new(),
+        }
+    }
+
     /// The current position.
     pub fn position(&self) -> &Position {
         &self.position

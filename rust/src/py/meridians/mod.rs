@@ -8,3 +8,4 @@ pub mod legal_moves;
 pub mod moves;
 pub mod playouts;
 pub mod types;
+pub mod vector_env;

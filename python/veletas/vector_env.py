@@ -1,0 +1,85 @@
+"""``veletas.VectorEnv``: many games stepped at once in Rust, for any game of
+:mod:`veletas.games`.
+
+>>> import veletas
+>>> env = veletas.VectorEnv(2, variant="small")
+>>> env.reset()[0].shape
+(2, 12, 7, 7)
+>>> isinstance(env, veletas.VectorEnv)
+True
+
+``VectorEnv(num_envs, game=name, ...)`` builds the native env of the game
+(``veletas.games.<name>.encoding.vector_env_type()``) with the game's own
+keywords for its rules; every game's env has the same methods (``reset``,
+``step``, ``random_actions``, ``state``, ``episode``) and properties
+(``docs/rl.md``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal, overload
+
+from veletas import games
+
+if TYPE_CHECKING:
+    from veletas import _veletas
+
+__all__ = ["VectorEnv"]
+
+
+def _env_types() -> tuple[type, ...]:
+    """The native env class of every game."""
+    return tuple(game.encoding().vector_env_type() for game in games.GAMES.values())
+
+
+class _VectorEnvType(type):
+    """Makes every game's native env an instance of :class:`VectorEnv`."""
+
+    def __instancecheck__(cls, instance: object) -> bool:
+        return isinstance(instance, _env_types())
+
+    def __subclasscheck__(cls, subclass: type) -> bool:
+        return subclass is cls or issubclass(subclass, _env_types())
+
+
+class VectorEnv(metaclass=_VectorEnvType):
+    """``num_envs`` games of ``game`` (Veletas by default) stepped together,
+    writing into numpy buffers with the GIL released: the native env of the
+    game, built with the game's keywords for its rules (for Veletas
+    ``variant``, ``setup_rule``, ``shooters_block``, ``size``, ``shooters``;
+    for Meridians ``size`` and ``pie``) and ``seed`` and ``auto_reset``.
+
+    :raises ValueError: for an unknown game, ``num_envs`` below 1 or a seed
+        outside 0 .. 2**64 - 1.
+    :raises InvalidRulesError: for bad rules.
+    :raises TypeError: for a keyword the game does not take.
+    """
+
+    @overload
+    def __new__(  # type: ignore[misc]  # the native class of the game, not a subclass
+        cls,
+        num_envs: int,
+        *,
+        game: Literal["veletas"] = "veletas",
+        variant: str = "standard",
+        seed: int = 0,
+        auto_reset: bool = True,
+        setup_rule: str = "perimeter",
+        shooters_block: bool = False,
+        size: int | None = None,
+        shooters: int | None = None,
+    ) -> _veletas.VectorEnv: ...
+    @overload
+    def __new__(  # type: ignore[misc]
+        cls,
+        num_envs: int,
+        *,
+        game: Literal["meridians"],
+        size: str = "6-7",
+        pie: bool = False,
+        seed: int = 0,
+        auto_reset: bool = True,
+    ) -> _veletas.MeridiansVectorEnv: ...
+    def __new__(cls, num_envs: int, *, game: str = "veletas", **options: Any) -> Any:
+        env_type = games.get(game).encoding().vector_env_type()
+        return env_type(num_envs, **options)
