@@ -24,6 +24,7 @@
 pub mod bitboard;
 pub mod color;
 pub mod fen;
+pub mod kernel;
 pub mod moves;
 pub mod perft;
 pub mod point;

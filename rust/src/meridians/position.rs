@@ -7,6 +7,9 @@ use core::str::FromStr;
 
 use super::bitboard::{Bitboard, Direction};
 use super::color::Color;
+#[cfg(target_arch = "x86_64")]
+use super::kernel::Avx2;
+use super::kernel::{self, Kernel, Portable};
 use super::moves::Move;
 use super::point::Point;
 use super::size::Size;
@@ -340,19 +343,45 @@ impl Position {
     /// ```
     #[inline]
     pub fn legal_placements(&self) -> Bitboard {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(avx2) = Avx2::detect() {
+            // SAFETY: an `Avx2` exists only on a CPU with AVX2.
+            return unsafe { self.legal_placements_avx2(avx2) };
+        }
+        self.legal_placements_with(Portable)
+    }
+
+    /// [`Position::legal_placements`] compiled for AVX2, so that the
+    /// kernel's operations are inlined as instructions.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn legal_placements_avx2(&self, avx2: Avx2) -> Bitboard {
+        self.legal_placements_with(avx2)
+    }
+
+    /// [`Position::legal_placements`] on the back end `k`.
+    #[inline(always)]
+    pub(crate) fn legal_placements_with<K: Kernel>(&self, k: K) -> Bitboard {
         let own = self.stones[self.turn.index()];
         let empty = self.empty();
         match self.phase {
             Phase::Pie => Bitboard::EMPTY,
             Phase::Open => match own.first() {
                 None => empty,
-                Some(first) => own.rays(empty) - Bitboard::from(first).neighbour_fill(),
+                Some(first) => {
+                    k.store(kernel::rays(k, k.load(own), k.load(empty)))
+                        - Bitboard::from(first).neighbour_fill()
+                }
             },
             Phase::Play => {
                 if self.stones[0].is_empty() || self.stones[1].is_empty() {
                     Bitboard::EMPTY
                 } else {
-                    own.rays(empty)
+                    k.store(kernel::rays(k, k.load(own), k.load(empty)))
                 }
             }
         }
@@ -561,44 +590,64 @@ impl Position {
     ///
     /// Without a hint (after a position string), every group is examined.
     fn remove_dead(&mut self, placed: Point) -> Bitboard {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(avx2) = Avx2::detect() {
+            // SAFETY: an `Avx2` exists only on a CPU with AVX2.
+            return unsafe { self.remove_dead_avx2(avx2, placed) };
+        }
+        self.remove_dead_with(Portable, placed)
+    }
+
+    /// [`Position::remove_dead`] compiled for AVX2.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn remove_dead_avx2(&mut self, avx2: Avx2, placed: Point) -> Bitboard {
+        self.remove_dead_with(avx2, placed)
+    }
+
+    /// [`Position::remove_dead`] on the back end `k`.
+    #[inline(always)]
+    fn remove_dead_with<K: Kernel>(&mut self, k: K, placed: Point) -> Bitboard {
         let me = self.turn.index();
-        let own = self.stones[me];
-        let board = self.size.board();
-        let occupied = own | self.stones[1 - me];
-        let empty = board - occupied;
-        let mut seen = Bitboard::EMPTY;
-        let mut dead = Bitboard::EMPTY;
-        let mut examine = |seed: Point| {
-            if !seen.contains(seed) {
-                let group = Bitboard::from(seed).flood(own);
-                seen |= group;
-                if !has_path(group, own - group, empty) {
-                    dead |= group;
-                }
-            }
+        let own_stones = self.stones[me];
+        let occupied_stones = own_stones | self.stones[1 - me];
+        let own = k.load(own_stones);
+        let occupied = k.load(occupied_stones);
+        let empty = k.load(self.size.board() - occupied_stones);
+        // (Methods rather than closures: a closure would not be compiled for
+        // the features of `remove_dead_avx2`, and the kernel's operations
+        // would be calls.)
+        let mut groups = Groups {
+            k,
+            own,
+            empty,
+            seen: k.none(),
+            dead: k.none(),
         };
-        if (Bitboard::from(placed).neighbour_fill() & own) != Bitboard::from(placed) {
-            examine(placed);
+        let stone = k.load(Bitboard::from(placed));
+        if k.any(k.and_not(k.and(kernel::neighbours(k, stone), own), stone)) {
+            groups.examine(stone);
         }
         if self.hint == NO_HINT {
-            for stone in own {
-                examine(stone);
+            for stone in own_stones {
+                groups.examine(k.load(Bitboard::from(stone)));
             }
         } else {
-            let hint = Point::from_index_unchecked(u32::from(self.hint));
-            for dir in [Direction::East, Direction::North, Direction::NorthEast] {
-                if let Some(a) = nearest(hint, dir, occupied, board)
-                    && own.contains(a)
-                    && let Some(b) = nearest(hint, dir.opposite(), occupied, board)
-                    && own.contains(b)
-                {
-                    examine(a);
-                    examine(b);
-                }
-            }
+            let hint = k.load(Bitboard::from(Point::from_index_unchecked(u32::from(
+                self.hint,
+            ))));
+            // The three lines through the hint, written out (see `Groups`).
+            groups.examine_cut(hint, Direction::East, occupied);
+            groups.examine_cut(hint, Direction::North, occupied);
+            groups.examine_cut(hint, Direction::NorthEast, occupied);
         }
+        let dead = k.store(groups.dead);
         if dead.any() {
-            self.stones[me] = own - dead;
+            self.stones[me] = own_stones - dead;
             let color = self.turn;
             for stone in dead {
                 self.hash ^= zobrist::stone(color, stone);
@@ -620,40 +669,51 @@ impl Position {
     }
 }
 
-/// Whether a stone of `group` has a path to a stone of `others` (the other
-/// own stones): in some direction an empty run from the group ends on one.
-/// (A neighbour in `others` cannot be: it would be in the group.)
-#[inline]
-fn has_path(group: Bitboard, others: Bitboard, empty: Bitboard) -> bool {
-    if others.is_empty() {
-        return false;
-    }
-    let hits = |dir| group.fill(dir, empty).shift_within(dir, others).any();
-    let east = group.fill_east_disjoint(empty);
-    east.shift_within(Direction::East, others).any()
-        || hits(Direction::West)
-        || hits(Direction::North)
-        || hits(Direction::South)
-        || hits(Direction::NorthEast)
-        || hits(Direction::SouthWest)
+/// The groups of one colour examined by [`Position::remove_dead`] so far.
+struct Groups<K: Kernel> {
+    k: K,
+    /// The colour's stones.
+    own: K::Set,
+    /// The empty points.
+    empty: K::Set,
+    /// The stones of the groups examined.
+    seen: K::Set,
+    /// The stones of those without a path.
+    dead: K::Set,
 }
 
-/// The first stone of `occupied` from `point` (not itself) in `dir` on
-/// `board`, if any.
-#[inline]
-fn nearest(point: Point, dir: Direction, occupied: Bitboard, board: Bitboard) -> Option<Point> {
-    // Off the board is padding, an unused rank or a cut corner, all outside
-    // `board`, or below bit 0 or above bit 255.
-    let mut at = point.index() as i32;
-    loop {
-        at += dir.offset();
-        let index = u32::try_from(at).ok().filter(|&i| i < 256)?;
-        let point = Point::from_index_unchecked_any(index);
-        if !board.contains(point) {
-            return None;
+impl<K: Kernel> Groups<K> {
+    /// Examines the group of `seed` (a stone of the colour), unless done.
+    #[inline(always)]
+    fn examine(&mut self, seed: K::Set) {
+        let k = self.k;
+        if k.any(k.and(seed, self.seen)) {
+            return;
         }
-        if occupied.contains(point) {
-            return Some(point);
+        let group = kernel::flood(k, seed, self.own);
+        self.seen = k.or(self.seen, group);
+        if !kernel::sees(k, group, k.and_not(self.own, group), self.empty) {
+            self.dead = k.or(self.dead, group);
+        }
+    }
+
+    /// Examines the groups of the nearest stones to `hint` on both sides of
+    /// its line along `dir`, if both are of the colour: the path between
+    /// them ran through `hint`.
+    #[inline(always)]
+    fn examine_cut(&mut self, hint: K::Set, dir: Direction, occupied: K::Set) {
+        let k = self.k;
+        let a = k.and(
+            kernel::nearest(k, hint, dir, self.empty, occupied),
+            self.own,
+        );
+        if k.any(a) {
+            let b = kernel::nearest(k, hint, dir.opposite(), self.empty, occupied);
+            let b = k.and(b, self.own);
+            if k.any(b) {
+                self.examine(a);
+                self.examine(b);
+            }
         }
     }
 }
