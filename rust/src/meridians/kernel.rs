@@ -12,6 +12,7 @@
 //! without carrying between them), and a step across ranks moves whole lanes.
 
 use super::bitboard::{self, Bitboard, Direction};
+use super::point::Point;
 
 /// The set operations the algorithms of this module need, on a back end's
 /// own form of a set of points.
@@ -31,6 +32,9 @@ pub trait Kernel: Copy {
 
     /// No points.
     fn none(self) -> Self::Set;
+
+    /// The one point `point`.
+    fn point(self, point: Point) -> Self::Set;
 
     /// The intersection.
     fn and(self, a: Self::Set, b: Self::Set) -> Self::Set;
@@ -78,27 +82,84 @@ pub fn fill<K: Kernel>(k: K, seeds: K::Set, prop: K::Set, dir: Direction) -> K::
     k.or(seeds, k.and(prop, k.step(seeds, dir, 8)))
 }
 
+/// The six occluded fills of a set through `through`, each with the set
+/// itself.
+#[derive(Clone, Copy, Debug)]
+pub struct Fills<S> {
+    through: S,
+    east: S,
+    west: S,
+    north: S,
+    south: S,
+    north_east: S,
+    south_west: S,
+}
+
+impl<S: Copy> Fills<S> {
+    /// The fills of `seeds` (grid points only) through `through`.
+    #[inline(always)]
+    pub fn new<K: Kernel<Set = S>>(k: K, seeds: S, through: S) -> Fills<S> {
+        let seeds = k.and_not(k.and(seeds, k.load(Bitboard::GRID)), through);
+        // (No closures or loops over directions here: a closure would not be
+        // compiled for the features of the function that inlines this one,
+        // and each step must be a constant where it is compiled.)
+        Fills {
+            through,
+            east: k.east_fill_disjoint(seeds, through),
+            west: fill(k, seeds, through, Direction::West),
+            north: fill(k, seeds, through, Direction::North),
+            south: fill(k, seeds, through, Direction::South),
+            north_east: fill(k, seeds, through, Direction::NorthEast),
+            south_west: fill(k, seeds, through, Direction::SouthWest),
+        }
+    }
+
+    /// The points of `through` reached: those from which a seed is the
+    /// first point, in some direction, not in `through` ([`rays`]).
+    #[inline(always)]
+    pub fn rays<K: Kernel<Set = S>>(&self, k: K) -> S {
+        let east_west = k.or(self.east, self.west);
+        let north_south = k.or(self.north, self.south);
+        let diagonal = k.or(self.north_east, self.south_west);
+        k.and(k.or(east_west, k.or(north_south, diagonal)), self.through)
+    }
+
+    /// The lines through `point` (a point outside `through`) on which the
+    /// first points from it on both sides are seeds, as bits in the order
+    /// of [`LINES`]: the point was all that stood between them.
+    #[inline(always)]
+    pub fn cuts<K: Kernel<Set = S>>(&self, k: K, point: S) -> u8 {
+        let [east, north, north_east] = LINES;
+        u8::from(between(k, self.east, east, self.west, point))
+            | u8::from(between(k, self.north, north, self.south, point)) << 1
+            | u8::from(between(
+                k,
+                self.north_east,
+                north_east,
+                self.south_west,
+                point,
+            )) << 2
+    }
+}
+
+/// Whether `point` is one step past both `fill` in `dir` and `opposite` in
+/// the opposite direction.
+#[inline(always)]
+fn between<K: Kernel>(k: K, fill: K::Set, dir: Direction, opposite: K::Set, point: K::Set) -> bool {
+    let ends = k.and(k.step(fill, dir, 1), k.step(opposite, dir.opposite(), 1));
+    k.any(k.and(ends, point))
+}
+
+/// The three lines through a point, by one of their two directions: the
+/// order of the bits of [`Fills::cuts`].
+pub const LINES: [Direction; 3] = [Direction::East, Direction::North, Direction::NorthEast];
+
 /// The points of `through` from which a point of `seeds` (outside
 /// `through`) is the first point, in some direction, not in `through`: the
 /// six fills, without the seeds ([`Bitboard::rays`]).
 #[inline(always)]
 pub fn rays<K: Kernel>(k: K, seeds: K::Set, through: K::Set) -> K::Set {
-    let seeds = k.and_not(k.and(seeds, k.load(Bitboard::GRID)), through);
-    // (No closures here: they would not be compiled for the features of the
-    // function that inlines this one.)
-    let east_west = k.or(
-        k.east_fill_disjoint(seeds, through),
-        fill(k, seeds, through, Direction::West),
-    );
-    let north_south = k.or(
-        fill(k, seeds, through, Direction::North),
-        fill(k, seeds, through, Direction::South),
-    );
-    let diagonal = k.or(
-        fill(k, seeds, through, Direction::NorthEast),
-        fill(k, seeds, through, Direction::SouthWest),
-    );
-    k.and(k.or(east_west, k.or(north_south, diagonal)), through)
+    Fills::new(k, seeds, through).rays(k)
 }
 
 /// The set with the six neighbours of each point added, unmasked (see
@@ -199,6 +260,11 @@ impl Kernel for Portable {
     }
 
     #[inline(always)]
+    fn point(self, point: Point) -> Bitboard {
+        Bitboard::from(point)
+    }
+
+    #[inline(always)]
     fn and(self, a: Bitboard, b: Bitboard) -> Bitboard {
         a & b
     }
@@ -250,12 +316,13 @@ pub use x86::Avx2;
 mod x86 {
     use core::arch::x86_64::{
         __m256i, _mm256_add_epi16, _mm256_alignr_epi8, _mm256_and_si256, _mm256_andnot_si256,
-        _mm256_loadu_si256, _mm256_or_si256, _mm256_permute2x128_si256, _mm256_setzero_si256,
-        _mm256_slli_epi16, _mm256_srli_epi16, _mm256_storeu_si256, _mm256_testz_si256,
+        _mm256_loadu_si256, _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set_epi64x,
+        _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_slli_epi16, _mm256_sllv_epi64,
+        _mm256_srli_epi16, _mm256_storeu_si256, _mm256_sub_epi64, _mm256_testz_si256,
         _mm256_xor_si256,
     };
 
-    use super::{Bitboard, Direction, Kernel};
+    use super::{Bitboard, Direction, Kernel, Point};
 
     /// The AVX2 back end: a set is one 256-bit register, rank `r` in its
     /// 16-bit lane `r`.
@@ -299,6 +366,12 @@ mod x86 {
         fn none(self) -> __m256i {
             // SAFETY: the token proves AVX2.
             unsafe { none() }
+        }
+
+        #[inline(always)]
+        fn point(self, point: Point) -> __m256i {
+            // SAFETY: the token proves AVX2.
+            unsafe { one(point.index() as i64) }
         }
 
         #[inline(always)]
@@ -384,6 +457,27 @@ mod x86 {
     unsafe fn none() -> __m256i {
         // SAFETY: the caller makes sure of AVX2.
         unsafe { _mm256_setzero_si256() }
+    }
+
+    /// The set of bit `index` (below 256), made in registers: a set written
+    /// to memory word by word and loaded whole would wait for the writes.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn one(index: i64) -> __m256i {
+        // SAFETY: the caller makes sure of AVX2.
+        unsafe {
+            // Word i shifts 1 left by `index - 64 i`: by 64 or more (or a
+            // negative count, as unsigned) a shift gives 0.
+            let counts = _mm256_sub_epi64(
+                _mm256_set1_epi64x(index),
+                _mm256_set_epi64x(192, 128, 64, 0),
+            );
+            _mm256_sllv_epi64(_mm256_set1_epi64x(1), counts)
+        }
     }
 
     /// # Safety
@@ -570,6 +664,9 @@ mod tests {
             let (ka, kb) = (k.load(a), k.load(b));
             assert_eq!(k.store(ka), a);
             assert_eq!(k.store(k.none()), Bitboard::EMPTY);
+            for point in a.iter().take(3).chain(Bitboard::GRID.iter().step_by(41)) {
+                assert_eq!(k.store(k.point(point)), Bitboard::from(point));
+            }
             assert_eq!(k.store(k.and(ka, kb)), a & b);
             assert_eq!(k.store(k.or(ka, kb)), a | b);
             assert_eq!(k.store(k.and_not(ka, kb)), a - b);
@@ -653,7 +750,6 @@ mod tests {
                 assert_eq!(group, slow);
             }
         }
-        check(p);
     }
 
     #[cfg(target_arch = "x86_64")]

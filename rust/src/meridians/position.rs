@@ -9,7 +9,7 @@ use super::bitboard::{Bitboard, Direction};
 use super::color::Color;
 #[cfg(target_arch = "x86_64")]
 use super::kernel::Avx2;
-use super::kernel::{self, Kernel, Portable};
+use super::kernel::{self, Fills, Kernel, LINES, Portable};
 use super::moves::Move;
 use super::point::Point;
 use super::size::Size;
@@ -161,8 +161,9 @@ const NO_HINT: u8 = u8::MAX;
 /// A position of a game: the stones, who acts, the phase, and the rule
 /// options (size and pie rule).
 ///
-/// A small `Copy` value (80 bytes): search copies it and plays a move on the
-/// copy. The Zobrist hash is kept up to date by every move.
+/// A small `Copy` value (112 bytes): search copies it and plays a move on
+/// the copy. The Zobrist hash and the legal placements are kept up to date
+/// by every move.
 ///
 /// # Examples
 ///
@@ -183,6 +184,10 @@ const NO_HINT: u8 = u8::MAX;
 #[derive(Clone, Copy, Debug)]
 pub struct Position {
     stones: [Bitboard; 2],
+    /// The legal placements of the colour to act, worked out by every
+    /// change of the stones, turn or phase: every turn of a game asks for
+    /// them, and working them out also finds `cuts` for free.
+    legal: Bitboard,
     hash: u64,
     size: Size,
     turn: Color,
@@ -190,8 +195,12 @@ pub struct Position {
     pie: bool,
     /// The bit index of the last placement, when it is all that can have
     /// left groups of the colour to act without a path (see
-    /// [`Position::remove_dead`]); [`NO_HINT`] when that is not known.
+    /// `Position::remove_dead_with`); [`NO_HINT`] when that is not known.
     hint: u8,
+    /// With a hint, bit `i` set: the nearest stones of the colour to act on
+    /// both sides of the hint along line [`LINES`]`[i]` are its own, so the
+    /// hint may have cut a path between them.
+    cuts: u8,
     /// Bit `c` set: every group of colour `c` had a path right after its
     /// last placement.
     settled: u8,
@@ -243,15 +252,18 @@ impl Position {
     ) -> Position {
         let mut pos = Position {
             stones,
+            legal: Bitboard::EMPTY,
             hash: 0,
             size,
             turn,
             phase,
             pie,
             hint: NO_HINT,
+            cuts: 0,
             settled: 0,
         };
         pos.hash = pos.compute_hash();
+        pos.refresh();
         pos
     }
 
@@ -343,48 +355,7 @@ impl Position {
     /// ```
     #[inline]
     pub fn legal_placements(&self) -> Bitboard {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(avx2) = Avx2::detect() {
-            // SAFETY: an `Avx2` exists only on a CPU with AVX2.
-            return unsafe { self.legal_placements_avx2(avx2) };
-        }
-        self.legal_placements_with(Portable)
-    }
-
-    /// [`Position::legal_placements`] compiled for AVX2, so that the
-    /// kernel's operations are inlined as instructions.
-    ///
-    /// # Safety
-    ///
-    /// The CPU must have AVX2.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn legal_placements_avx2(&self, avx2: Avx2) -> Bitboard {
-        self.legal_placements_with(avx2)
-    }
-
-    /// [`Position::legal_placements`] on the back end `k`.
-    #[inline(always)]
-    pub(crate) fn legal_placements_with<K: Kernel>(&self, k: K) -> Bitboard {
-        let own = self.stones[self.turn.index()];
-        let empty = self.empty();
-        match self.phase {
-            Phase::Pie => Bitboard::EMPTY,
-            Phase::Open => match own.first() {
-                None => empty,
-                Some(first) => {
-                    k.store(kernel::rays(k, k.load(own), k.load(empty)))
-                        - Bitboard::from(first).neighbour_fill()
-                }
-            },
-            Phase::Play => {
-                if self.stones[0].is_empty() || self.stones[1].is_empty() {
-                    Bitboard::EMPTY
-                } else {
-                    k.store(kernel::rays(k, k.load(own), k.load(empty)))
-                }
-            }
-        }
+        self.legal
     }
 
     /// Appends the legal moves to `moves` (after clearing it): placements in
@@ -520,9 +491,62 @@ impl Position {
             Move::Swap | Move::Keep => {
                 self.set_phase(Phase::Open);
                 self.set_turn(Color::Light);
+                self.refresh();
                 Bitboard::EMPTY
             }
         }
+    }
+
+    /// Works out the legal placements (and the cuts) anew.
+    fn refresh(&mut self) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(avx2) = Avx2::detect() {
+            // SAFETY: an `Avx2` exists only on a CPU with AVX2.
+            return unsafe { self.refresh_avx2(avx2) };
+        }
+        self.refresh_with(Portable, self.stones);
+    }
+
+    /// [`Position::refresh`] compiled for AVX2, so that the kernel's
+    /// operations are inlined as instructions.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn refresh_avx2(&mut self, avx2: Avx2) {
+        self.refresh_with(avx2, self.stones.map(|set| avx2.load(set)));
+    }
+
+    /// [`Position::refresh`] on the back end `k`, with the stones (by
+    /// colour) in its form: the legal placements of the colour to act, none
+    /// in the pie decision and once the game is over.
+    #[inline(always)]
+    fn refresh_with<K: Kernel>(&mut self, k: K, stones: [K::Set; 2]) {
+        let own = stones[self.turn.index()];
+        let empty = k.and_not(k.load(self.size.board()), k.or(stones[0], stones[1]));
+        self.cuts = 0;
+        self.legal = match self.phase {
+            Phase::Pie => Bitboard::EMPTY,
+            Phase::Open if !k.any(own) => k.store(empty),
+            Phase::Play if !k.any(stones[0]) || !k.any(stones[1]) => Bitboard::EMPTY,
+            Phase::Open | Phase::Play => {
+                let fills = Fills::new(k, own, empty);
+                if self.hint != NO_HINT {
+                    let hint = Point::from_index_unchecked(u32::from(self.hint));
+                    self.cuts = fills.cuts(k, k.point(hint));
+                }
+                let rays = fills.rays(k);
+                if self.phase == Phase::Open {
+                    // The second stone (`own` is the first alone): not next to
+                    // the first.
+                    k.store(k.and_not(rays, kernel::neighbours(k, own)))
+                } else {
+                    k.store(rays)
+                }
+            }
+        };
     }
 
     /// Places a stone of the colour to act on `point`, removes the mover's
@@ -530,14 +554,48 @@ impl Position {
     /// 6).
     #[inline]
     fn place(&mut self, point: Point) -> Bitboard {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(avx2) = Avx2::detect() {
+            // SAFETY: an `Avx2` exists only on a CPU with AVX2.
+            return unsafe { self.place_avx2(avx2, point) };
+        }
+        self.place_with(Portable, point)
+    }
+
+    /// [`Position::place`] compiled for AVX2.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn place_avx2(&mut self, avx2: Avx2, point: Point) -> Bitboard {
+        self.place_with(avx2, point)
+    }
+
+    /// [`Position::place`] on the back end `k`.
+    #[inline(always)]
+    fn place_with<K: Kernel>(&mut self, k: K, point: Point) -> Bitboard {
         let mover = self.turn;
         let me = mover.index();
         let had = self.stones[me].any();
-        self.stones[me].add(point);
+        // The stones stay in the back end's form to the end of the move: a
+        // set stored word by word and read back whole would wait for the
+        // stores to reach the cache.
+        let stone = k.point(point);
+        let mut stones = [k.load(self.stones[0]), k.load(self.stones[1])];
+        stones[me] = k.or(stones[me], stone);
         self.hash ^= zobrist::stone(mover, point);
         let mut removed = Bitboard::EMPTY;
         let next = if self.phase == Phase::Play {
-            removed = self.remove_dead(point);
+            let dead = self.dead_groups(k, stone, stones[me], stones[1 - me]);
+            if k.any(dead) {
+                stones[me] = k.and_not(stones[me], dead);
+                removed = k.store(dead);
+                for stone in removed {
+                    self.hash ^= zobrist::stone(mover, stone);
+                }
+            }
             self.settled |= 1 << me;
             mover.other()
         } else {
@@ -569,11 +627,13 @@ impl Position {
         } else {
             NO_HINT
         };
+        self.stones = stones.map(|set| k.store(set));
+        self.refresh_with(k, stones);
         removed
     }
 
-    /// Removes the dead groups of the colour to act, which has just placed
-    /// `placed`; returns them.
+    /// The dead groups among `own`, the stones of the colour to act, which
+    /// has just placed `placed` (`other`: the opponent's stones).
     ///
     /// Only some groups need a look:
     ///
@@ -583,44 +643,22 @@ impl Position {
     /// - Any other group had a path when this colour's turn began, unless the
     ///   opponent's placement since (the hint) cut it: such a path ran
     ///   through the hint point, between the own stones nearest to it on
-    ///   both sides of a line. (Removals since only add empty points.)
+    ///   both sides of a line, one of the `cuts` found with the legal
+    ///   placements. (Removals since only add empty points.) Those nearest
+    ///   stones are looked for again now: if `placed` stands between one of
+    ///   them and the hint, that one sees `placed` or is in its group.
     /// - `placed` cuts no path of another group: a stone whose line it cuts
     ///   now has a path to `placed` itself (not a neighbour, or it would be
     ///   in its group).
     ///
     /// Without a hint (after a position string), every group is examined.
-    fn remove_dead(&mut self, placed: Point) -> Bitboard {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(avx2) = Avx2::detect() {
-            // SAFETY: an `Avx2` exists only on a CPU with AVX2.
-            return unsafe { self.remove_dead_avx2(avx2, placed) };
-        }
-        self.remove_dead_with(Portable, placed)
-    }
-
-    /// [`Position::remove_dead`] compiled for AVX2.
-    ///
-    /// # Safety
-    ///
-    /// The CPU must have AVX2.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn remove_dead_avx2(&mut self, avx2: Avx2, placed: Point) -> Bitboard {
-        self.remove_dead_with(avx2, placed)
-    }
-
-    /// [`Position::remove_dead`] on the back end `k`.
     #[inline(always)]
-    fn remove_dead_with<K: Kernel>(&mut self, k: K, placed: Point) -> Bitboard {
-        let me = self.turn.index();
-        let own_stones = self.stones[me];
-        let occupied_stones = own_stones | self.stones[1 - me];
-        let own = k.load(own_stones);
-        let occupied = k.load(occupied_stones);
-        let empty = k.load(self.size.board() - occupied_stones);
+    fn dead_groups<K: Kernel>(&self, k: K, placed: K::Set, own: K::Set, other: K::Set) -> K::Set {
+        let occupied = k.or(own, other);
+        let empty = k.and_not(k.load(self.size.board()), occupied);
         // (Methods rather than closures: a closure would not be compiled for
-        // the features of `remove_dead_avx2`, and the kernel's operations
-        // would be calls.)
+        // the features of `place_avx2`, and the kernel's operations would be
+        // calls.)
         let mut groups = Groups {
             k,
             own,
@@ -628,32 +666,28 @@ impl Position {
             seen: k.none(),
             dead: k.none(),
         };
-        let stone = k.load(Bitboard::from(placed));
-        if k.any(k.and_not(k.and(kernel::neighbours(k, stone), own), stone)) {
-            groups.examine(stone);
+        if k.any(k.and_not(k.and(kernel::neighbours(k, placed), own), placed)) {
+            groups.examine(placed);
         }
         if self.hint == NO_HINT {
-            for stone in own_stones {
-                groups.examine(k.load(Bitboard::from(stone)));
+            for stone in k.store(own) {
+                groups.examine(k.point(stone));
             }
         } else {
-            let hint = k.load(Bitboard::from(Point::from_index_unchecked(u32::from(
-                self.hint,
-            ))));
-            // The three lines through the hint, written out (see `Groups`).
-            groups.examine_cut(hint, Direction::East, occupied);
-            groups.examine_cut(hint, Direction::North, occupied);
-            groups.examine_cut(hint, Direction::NorthEast, occupied);
-        }
-        let dead = k.store(groups.dead);
-        if dead.any() {
-            self.stones[me] = own_stones - dead;
-            let color = self.turn;
-            for stone in dead {
-                self.hash ^= zobrist::stone(color, stone);
+            // The lines the hint cut, known since the turn began.
+            let hint = k.point(Point::from_index_unchecked(u32::from(self.hint)));
+            let [east, north, north_east] = LINES;
+            if self.cuts & 1 != 0 {
+                groups.examine_cut(hint, east, occupied);
+            }
+            if self.cuts & 2 != 0 {
+                groups.examine_cut(hint, north, occupied);
+            }
+            if self.cuts & 4 != 0 {
+                groups.examine_cut(hint, north_east, occupied);
             }
         }
-        dead
+        groups.dead
     }
 
     #[inline]
@@ -669,7 +703,7 @@ impl Position {
     }
 }
 
-/// The groups of one colour examined by [`Position::remove_dead`] so far.
+/// The groups of one colour examined by `Position::remove_dead_with` so far.
 struct Groups<K: Kernel> {
     k: K,
     /// The colour's stones.
@@ -807,6 +841,30 @@ mod tests {
         dead
     }
 
+    /// The legal placements in play by the definition: the empty points from
+    /// which, in some direction, the first stone is of the colour to act.
+    fn placements_by_definition(pos: &Position) -> Bitboard {
+        if pos.winner().is_some() {
+            return Bitboard::EMPTY;
+        }
+        let own = pos.stones(pos.turn());
+        pos.empty()
+            .iter()
+            .filter(|&point| {
+                Direction::ALL.into_iter().any(|dir| {
+                    let mut at = point;
+                    while let Some(next) = at.step(dir).filter(|&p| p.is_on(pos.size())) {
+                        if pos.occupied().contains(next) {
+                            return own.contains(next);
+                        }
+                        at = next;
+                    }
+                    false
+                })
+            })
+            .collect()
+    }
+
     /// Plays `point` by the definitions: place, then remove every dead
     /// group of the mover found by [`dead_groups`].
     fn place_by_definition(pos: &Position, point: Point) -> (Position, Bitboard) {
@@ -849,7 +907,7 @@ mod tests {
 
     #[test]
     fn positions_are_small_and_compare_by_the_game() {
-        assert_eq!(size_of::<Position>(), 80);
+        assert_eq!(size_of::<Position>(), 112);
         // The same stones reached by play and read from a string: equal, with
         // equal hashes, whatever each knows of its history.
         let mut played = Position::new(Size::S6_7);
@@ -965,6 +1023,13 @@ mod tests {
                     let before = p;
                     let removed = p.play(m).unwrap();
                     assert_eq!(p.zobrist(), p.compute_hash());
+                    // The legal placements kept by the move are those of the
+                    // position read afresh, and in play those by definition.
+                    let read = Position::from_fen(&p.fen(), p.pie()).unwrap();
+                    assert_eq!(p.legal_placements(), read.legal_placements());
+                    if p.phase() == Phase::Play {
+                        assert_eq!(p.legal_placements(), placements_by_definition(&p));
+                    }
                     if before.phase() == Phase::Play {
                         let (after, dead) = place_by_definition(&before, m.point().unwrap());
                         assert_eq!(removed, dead, "{m} in {}", before.fen());
@@ -980,5 +1045,45 @@ mod tests {
             }
         }
         assert!(removals > 100, "{removals} removals");
+    }
+
+    /// Plays random games with the back end `k` beside the portable one
+    /// (which `hinted_removals_match_the_definition` checks), checking that
+    /// every move leaves the same position, legal placements and cut lines.
+    fn check_back_end<K: Kernel>(k: K) {
+        let mut rng = Rng::for_game(13, 0);
+        let mut cuts = 0;
+        for size in Size::ALL {
+            for game in 0..40 {
+                let mut p = Position::new(size).with_pie(game % 2 == 0);
+                loop {
+                    let moves = p.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let m = moves[rng.below(moves.len() as u64) as usize];
+                    let Move::Place(point) = m else {
+                        p.play_unchecked(m);
+                        continue;
+                    };
+                    let mut q = p;
+                    let removed = p.place_with(Portable, point);
+                    assert_eq!(q.place_with(k, point), removed);
+                    assert_eq!((q, q.hash, q.legal, q.hint), (p, p.hash, p.legal, p.hint));
+                    assert_eq!(q.cuts, p.cuts);
+                    cuts += usize::from(p.cuts != 0);
+                }
+            }
+        }
+        assert!(cuts > 100, "{cuts} positions with cut lines");
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx2_back_end_plays_like_the_portable_one() {
+        // Not on a CPU without AVX2: nothing to test there.
+        if let Some(avx2) = Avx2::detect() {
+            check_back_end(avx2);
+        }
     }
 }
