@@ -504,7 +504,15 @@ impl Position {
             // SAFETY: an `Avx2` exists only on a CPU with AVX2.
             return unsafe { self.refresh_avx2(avx2) };
         }
-        self.refresh_with(Portable, self.stones);
+        let [own, other] = self.colours();
+        self.refresh_with(Portable, own, other);
+    }
+
+    /// The stones of the colour to act, then the other's.
+    #[inline(always)]
+    fn colours(&self) -> [Bitboard; 2] {
+        let me = self.turn.index();
+        [self.stones[me], self.stones[1 - me]]
     }
 
     /// [`Position::refresh`] compiled for AVX2, so that the kernel's
@@ -516,21 +524,21 @@ impl Position {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     unsafe fn refresh_avx2(&mut self, avx2: Avx2) {
-        self.refresh_with(avx2, self.stones.map(|set| avx2.load(set)));
+        let [own, other] = self.colours();
+        self.refresh_with(avx2, avx2.load(own), avx2.load(other));
     }
 
-    /// [`Position::refresh`] on the back end `k`, with the stones (by
-    /// colour) in its form: the legal placements of the colour to act, none
-    /// in the pie decision and once the game is over.
+    /// [`Position::refresh`] on the back end `k`, with the stones of the
+    /// colour to act and the other's in its form: the legal placements of
+    /// the colour to act, none in the pie decision and once the game is over.
     #[inline(always)]
-    fn refresh_with<K: Kernel>(&mut self, k: K, stones: [K::Set; 2]) {
-        let own = stones[self.turn.index()];
-        let empty = k.and_not(k.load(self.size.board()), k.or(stones[0], stones[1]));
+    fn refresh_with<K: Kernel>(&mut self, k: K, own: K::Set, other: K::Set) {
+        let empty = k.and_not(k.load(self.size.board()), k.or(own, other));
         self.cuts = 0;
         self.legal = match self.phase {
             Phase::Pie => Bitboard::EMPTY,
             Phase::Open if !k.any(own) => k.store(empty),
-            Phase::Play if !k.any(stones[0]) || !k.any(stones[1]) => Bitboard::EMPTY,
+            Phase::Play if !k.any(own) || !k.any(other) => Bitboard::EMPTY,
             Phase::Open | Phase::Play => {
                 let fills = Fills::new(k, own, empty);
                 if self.hint != NO_HINT {
@@ -582,15 +590,16 @@ impl Position {
         // The stones stay in the back end's form to the end of the move: a
         // set stored word by word and read back whole would wait for the
         // stores to reach the cache.
+        // (Not an array indexed by colour: that would go through memory.)
         let stone = k.point(point);
-        let mut stones = [k.load(self.stones[0]), k.load(self.stones[1])];
-        stones[me] = k.or(stones[me], stone);
+        let mut own = k.or(k.load(self.stones[me]), stone);
+        let other = k.load(self.stones[1 - me]);
         self.hash ^= zobrist::stone(mover, point);
         let mut removed = Bitboard::EMPTY;
         let next = if self.phase == Phase::Play {
-            let dead = self.dead_groups(k, stone, stones[me], stones[1 - me]);
+            let dead = self.dead_groups(k, stone, own, other);
             if k.any(dead) {
-                stones[me] = k.and_not(stones[me], dead);
+                own = k.and_not(own, dead);
                 removed = k.store(dead);
                 for stone in removed {
                     self.hash ^= zobrist::stone(mover, stone);
@@ -627,8 +636,12 @@ impl Position {
         } else {
             NO_HINT
         };
-        self.stones = stones.map(|set| k.store(set));
-        self.refresh_with(k, stones);
+        self.stones[me] = k.store(own);
+        if next == mover {
+            self.refresh_with(k, own, other);
+        } else {
+            self.refresh_with(k, other, own);
+        }
         removed
     }
 
@@ -666,8 +679,11 @@ impl Position {
             seen: k.none(),
             dead: k.none(),
         };
-        if k.any(k.and_not(k.and(kernel::neighbours(k, placed), own), placed)) {
-            groups.examine(placed);
+        // The placed stone with its neighbours among the colour's stones: the
+        // flood of its group from there is one step shorter.
+        let ring = k.and(kernel::neighbours(k, placed), own);
+        if !k.same(ring, placed) {
+            groups.examine(ring);
         }
         if self.hint == NO_HINT {
             for stone in k.store(own) {
@@ -717,7 +733,8 @@ struct Groups<K: Kernel> {
 }
 
 impl<K: Kernel> Groups<K> {
-    /// Examines the group of `seed` (a stone of the colour), unless done.
+    /// Examines the group of `seed` (stones of one group of the colour),
+    /// unless done.
     #[inline(always)]
     fn examine(&mut self, seed: K::Set) {
         let k = self.k;
