@@ -193,14 +193,17 @@ pub fn flood<K: Kernel>(k: K, seeds: K::Set, within: K::Set) -> K::Set {
 /// point of `empty` (disjoint from both): in some direction, an empty run
 /// from the group ends on one of `others`.
 ///
-/// All six directions at once, without a branch: each fill depends only on
-/// the inputs, so the processor overlaps them.
+/// Along the ranks first, both ways by the cheap fill east: from the group
+/// to the others, and from the others to the group. Only then the other
+/// four directions, all at once: each fill depends only on the inputs, so
+/// the processor overlaps them.
 #[inline(always)]
 pub fn sees<K: Kernel>(k: K, group: K::Set, others: K::Set, empty: K::Set) -> bool {
-    let east_west = k.or(
-        beyond(k, group, Direction::East, empty),
-        beyond(k, group, Direction::West, empty),
-    );
+    let east = k.and(beyond(k, group, Direction::East, empty), others);
+    let west = k.and(beyond(k, others, Direction::East, empty), group);
+    if k.any(k.or(east, west)) {
+        return true;
+    }
     let north_south = k.or(
         beyond(k, group, Direction::North, empty),
         beyond(k, group, Direction::South, empty),
@@ -209,7 +212,7 @@ pub fn sees<K: Kernel>(k: K, group: K::Set, others: K::Set, empty: K::Set) -> bo
         beyond(k, group, Direction::NorthEast, empty),
         beyond(k, group, Direction::SouthWest, empty),
     );
-    k.any(k.and(k.or(east_west, k.or(north_south, diagonal)), others))
+    k.any(k.and(k.or(north_south, diagonal), others))
 }
 
 /// The points one step in `dir` past the empty runs from `from` in `dir`
