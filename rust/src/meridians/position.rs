@@ -584,69 +584,109 @@ impl Position {
     /// [`Position::place`] on the back end `k`.
     #[inline(always)]
     fn place_with<K: Kernel>(&mut self, k: K, point: Point) -> Bitboard {
-        let mover = self.turn;
-        let me = mover.index();
-        let had = self.stones[me].any();
+        let me = self.turn.index();
         // The stones stay in the back end's form to the end of the move: a
         // set stored word by word and read back whole would wait for the
-        // stores to reach the cache.
-        // (Not an array indexed by colour: that would go through memory.)
+        // stores to reach the cache. (Nor an array indexed by colour: that
+        // would go through memory.)
         let stone = k.point(point);
-        let mut own = k.or(k.load(self.stones[me]), stone);
+        let own = k.or(k.load(self.stones[me]), stone);
         let other = k.load(self.stones[1 - me]);
-        self.hash ^= zobrist::stone(mover, point);
-        let mut removed = Bitboard::EMPTY;
-        let next = if self.phase == Phase::Play {
-            let dead = self.dead_groups(k, stone, own, other);
-            if k.any(dead) {
-                own = k.and_not(own, dead);
-                removed = k.store(dead);
-                for stone in removed {
-                    self.hash ^= zobrist::stone(mover, stone);
-                }
-            }
-            self.settled |= 1 << me;
-            mover.other()
+        self.hash ^= zobrist::stone(self.turn, point);
+        if self.phase == Phase::Play {
+            self.place_in_play(k, point, own, other)
         } else {
-            // A lone first stone is a dead group; a second one has a path to
-            // the first (that is what makes it legal).
-            if had {
-                self.settled |= 1 << me;
-            } else {
-                self.settled &= !(1 << me);
-            }
-            match (mover, had) {
-                (Color::Light, _) => Color::Dark,
-                (Color::Dark, false) if self.pie => {
-                    self.set_phase(Phase::Pie);
-                    Color::Dark
-                }
-                (Color::Dark, false) => Color::Light,
-                (Color::Dark, true) => {
-                    self.set_phase(Phase::Play);
-                    Color::Light
-                }
-            }
-        };
+            self.place_in_opening(k, point, own, other);
+            Bitboard::EMPTY
+        }
+    }
+
+    /// The rest of [`Position::place`] in play, where `own` (the mover's
+    /// stones, with the new one on `point`) and `other` are the stones.
+    #[inline(always)]
+    fn place_in_play<K: Kernel>(
+        &mut self,
+        k: K,
+        point: Point,
+        own: K::Set,
+        other: K::Set,
+    ) -> Bitboard {
+        let mover = self.turn;
+        let me = mover.index();
+        let next = mover.other();
+        let (hint, cuts) = (self.hint, self.cuts);
+        self.settled |= 1 << me;
         self.set_turn(next);
         // The next colour's groups all had a path after its own last
         // placement; since then, only this one can have cut one off.
+        self.hint = if self.settled & (1 << next.index()) != 0 {
+            point.index() as u8
+        } else {
+            NO_HINT
+        };
+        // The next turn's placements first, as if nothing were removed: a
+        // removal is rare, and so the fills need not wait for the groups to
+        // be examined, nor be thrown away when the processor mispredicts a
+        // branch there.
+        self.refresh_with(k, other, own);
+        let dead = self.dead_groups(k, hint, cuts, k.point(point), own, other);
+        if !k.any(dead) {
+            self.stones[me] = k.store(own);
+            return Bitboard::EMPTY;
+        }
+        let own = k.and_not(own, dead);
+        self.stones[me] = k.store(own);
+        let removed = k.store(dead);
+        for stone in removed {
+            self.hash ^= zobrist::stone(mover, stone);
+        }
+        self.refresh_with(k, other, own);
+        removed
+    }
+
+    /// The rest of [`Position::place`] in the opening, where nothing is
+    /// removed, and the phase may change.
+    #[inline(always)]
+    fn place_in_opening<K: Kernel>(&mut self, k: K, point: Point, own: K::Set, other: K::Set) {
+        let mover = self.turn;
+        let me = mover.index();
+        let had = self.stones[me].any();
+        self.stones[me] = k.store(own);
+        // A lone first stone is a dead group; a second one has a path to
+        // the first (that is what makes it legal).
+        if had {
+            self.settled |= 1 << me;
+        } else {
+            self.settled &= !(1 << me);
+        }
+        let next = match (mover, had) {
+            (Color::Light, _) => Color::Dark,
+            (Color::Dark, false) if self.pie => {
+                self.set_phase(Phase::Pie);
+                Color::Dark
+            }
+            (Color::Dark, false) => Color::Light,
+            (Color::Dark, true) => {
+                self.set_phase(Phase::Play);
+                Color::Light
+            }
+        };
+        self.set_turn(next);
         self.hint = if next != mover && self.settled & (1 << next.index()) != 0 {
             point.index() as u8
         } else {
             NO_HINT
         };
-        self.stones[me] = k.store(own);
         if next == mover {
             self.refresh_with(k, own, other);
         } else {
             self.refresh_with(k, other, own);
         }
-        removed
     }
 
-    /// The dead groups among `own`, the stones of the colour to act, which
-    /// has just placed `placed` (`other`: the opponent's stones).
+    /// The dead groups among `own`, the stones of the colour that has just
+    /// placed `placed` (`other`: the opponent's stones), where `hint` and
+    /// `cuts` are those of the turn.
     ///
     /// Only some groups need a look:
     ///
@@ -666,7 +706,15 @@ impl Position {
     ///
     /// Without a hint (after a position string), every group is examined.
     #[inline(always)]
-    fn dead_groups<K: Kernel>(&self, k: K, placed: K::Set, own: K::Set, other: K::Set) -> K::Set {
+    fn dead_groups<K: Kernel>(
+        &self,
+        k: K,
+        hint: u8,
+        cuts: u8,
+        placed: K::Set,
+        own: K::Set,
+        other: K::Set,
+    ) -> K::Set {
         let occupied = k.or(own, other);
         let empty = k.and_not(k.load(self.size.board()), occupied);
         // (Methods rather than closures: a closure would not be compiled for
@@ -685,21 +733,21 @@ impl Position {
         if !k.same(ring, placed) {
             groups.examine(ring);
         }
-        if self.hint == NO_HINT {
+        if hint == NO_HINT {
             for stone in k.store(own) {
                 groups.examine(k.point(stone));
             }
         } else {
             // The lines the hint cut, known since the turn began.
-            let hint = k.point(Point::from_index_unchecked(u32::from(self.hint)));
+            let hint = k.point(Point::from_index_unchecked(u32::from(hint)));
             let [east, north, north_east] = LINES;
-            if self.cuts & 1 != 0 {
+            if cuts & 1 != 0 {
                 groups.examine_cut(hint, east, occupied);
             }
-            if self.cuts & 2 != 0 {
+            if cuts & 2 != 0 {
                 groups.examine_cut(hint, north, occupied);
             }
-            if self.cuts & 4 != 0 {
+            if cuts & 4 != 0 {
                 groups.examine_cut(hint, north_east, occupied);
             }
         }
