@@ -302,7 +302,7 @@ impl Bitboard {
         }
         let word = usize::from(k >= c0) + usize::from(k >= c01) + usize::from(k >= c012);
         let below = [0, c0, c01, c012][word];
-        let bit = crate::veletas::bitboard::select(self.0[word], k - below);
+        let bit = kernel::select(self.0[word], k - below);
         Some(Point::from_index_unchecked(word as u32 * 64 + bit))
     }
 

@@ -308,6 +308,22 @@ impl Kernel for Portable {
     }
 }
 
+/// The position of the `k`-th set bit of `word`, which has more than `k`:
+/// by `pdep` where the CPU has a fast one, else by halving
+/// ([`crate::veletas::bitboard::select`]).
+///
+/// A playout picks every random action with it, on the path from one move
+/// to the next: the halving costs three dependent bit counts.
+#[inline(always)]
+pub fn select(word: u64, k: u32) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    if *x86::FAST_PDEP {
+        // SAFETY: `FAST_PDEP` is set only on a CPU with BMI2.
+        return unsafe { x86::select_pdep(word, k) };
+    }
+    crate::veletas::bitboard::select(word, k)
+}
+
 #[cfg(target_arch = "x86_64")]
 pub use x86::Avx2;
 
@@ -322,10 +338,30 @@ mod x86 {
         _mm256_loadu_si256, _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set_epi64x,
         _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_slli_epi16, _mm256_sllv_epi64,
         _mm256_srli_epi16, _mm256_storeu_si256, _mm256_sub_epi64, _mm256_testz_si256,
-        _mm256_xor_si256,
+        _mm256_xor_si256, _pdep_u64,
     };
 
+    use std::sync::LazyLock;
+
     use super::{Bitboard, Direction, Kernel, Point};
+    use crate::veletas::kernel::X86V3;
+
+    /// Whether the CPU has BMI2 with a fast `pdep` (detected once, by the
+    /// rules of [`X86V3::detect`]).
+    pub(super) static FAST_PDEP: LazyLock<bool> = LazyLock::new(|| X86V3::detect().is_some());
+
+    /// [`super::select`] by `pdep`: the `k`-th set bit of `word` is where
+    /// `pdep` deposits bit `k`.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have BMI2.
+    #[inline]
+    #[target_feature(enable = "bmi2")]
+    pub(super) unsafe fn select_pdep(word: u64, k: u32) -> u32 {
+        // SAFETY: the caller makes sure of BMI2.
+        unsafe { _pdep_u64(1 << k, word).trailing_zeros() }
+    }
 
     /// The AVX2 back end: a set is one 256-bit register, rank `r` in its
     /// 16-bit lane `r`.
