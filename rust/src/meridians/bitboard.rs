@@ -300,10 +300,21 @@ impl Bitboard {
         if k >= c012 + w3.count_ones() {
             return None;
         }
-        let word = usize::from(k >= c0) + usize::from(k >= c01) + usize::from(k >= c012);
-        let below = [0, c0, c01, c012][word];
-        let bit = kernel::select(self.0[word], k - below);
-        Some(Point::from_index_unchecked(word as u32 * 64 + bit))
+        // Conditional moves, not an index into the words: an index goes
+        // through memory, on the path from one move to the next.
+        let (mut word, mut below, mut base) = (w0, 0, 0);
+        if k >= c0 {
+            (word, below, base) = (w1, c0, 64);
+        }
+        if k >= c01 {
+            (word, below, base) = (w2, c01, 128);
+        }
+        if k >= c012 {
+            (word, below, base) = (w3, c012, 192);
+        }
+        Some(Point::from_index_unchecked(
+            base + kernel::select(word, k - below),
+        ))
     }
 
     /// The points in ascending order.

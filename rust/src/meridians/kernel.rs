@@ -793,6 +793,28 @@ mod tests {
 
     #[cfg(target_arch = "x86_64")]
     #[test]
+    fn pdep_selects_like_the_halving() {
+        // Not on a CPU without a fast pdep: nothing to test there.
+        if !*x86::FAST_PDEP {
+            return;
+        }
+        let mut rng = Rng::for_game(31, 0);
+        for round in 0..2000 {
+            let word = match round % 3 {
+                0 => rng.next_u64(),
+                1 => rng.next_u64() & rng.next_u64(),
+                _ => rng.next_u64() | rng.next_u64(),
+            };
+            for k in 0..word.count_ones() {
+                // SAFETY: `FAST_PDEP` is set only on a CPU with BMI2.
+                let bit = unsafe { x86::select_pdep(word, k) };
+                assert_eq!(bit, crate::veletas::bitboard::select(word, k));
+            }
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
     fn avx2_follows_the_portable_back_end() {
         // Not on a CPU without AVX2: nothing to test there.
         if let Some(avx2) = Avx2::detect() {
