@@ -309,13 +309,13 @@ impl Kernel for Portable {
 }
 
 /// The position of the `k`-th set bit of `word`, which has more than `k`:
-/// by `pdep` where the CPU has a fast one, else by halving
-/// ([`crate::veletas::bitboard::select`]).
+/// by `pdep` where the CPU has a fast one, else by halving with bit counts
+/// (as Veletas does).
 ///
 /// A playout picks every random action with it, on the path from one move
 /// to the next: the halving costs three dependent bit counts.
 #[inline(always)]
-pub fn select(word: u64, k: u32) -> u32 {
+pub(crate) fn select(word: u64, k: u32) -> u32 {
     #[cfg(target_arch = "x86_64")]
     if *x86::FAST_PDEP {
         // SAFETY: `FAST_PDEP` is set only on a CPU with BMI2.
