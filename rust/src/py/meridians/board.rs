@@ -186,11 +186,7 @@ impl PyBoard {
 
     /// The board as SVG, for Jupyter (`veletas.svg.board`).
     fn _repr_svg_<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let last = slf
-            .borrow()
-            .stack
-            .last()
-            .map(|pushed| PyMove { m: pushed.m });
+        let last = slf.borrow().stack.last().map(|pushed| PyMove { m: pushed.m });
         let kwargs = PyDict::new(py);
         kwargs.set_item("lastmove", last)?;
         py.import("veletas.svg")?
