@@ -27,6 +27,7 @@
 use core::fmt;
 use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub};
 
+use super::kernel::{self, Portable};
 use super::point::{GRID, Point};
 
 /// One of the six directions of the lattice, named by the grid coordinates.
@@ -195,7 +196,7 @@ const fn or(a: Words, b: Words) -> Words {
 /// `words` moved `times` steps in `dir`, unmasked: bits may land in padding
 /// (or fall off the 256 bits), never on another rank's points.
 #[inline(always)]
-const fn step(words: Words, dir: Direction, times: u32) -> Words {
+pub(super) const fn step(words: Words, dir: Direction, times: u32) -> Words {
     match dir {
         Direction::East => local_shl(words, times),
         Direction::West => local_shr(words, times),
@@ -204,38 +205,6 @@ const fn step(words: Words, dir: Direction, times: u32) -> Words {
         Direction::NorthEast => shl(words, (STRIDE + 1) * times),
         Direction::SouthWest => shr(words, (STRIDE + 1) * times),
     }
-}
-
-/// The occluded fill (Kogge-Stone) of `seeds` in `dir` through `prop`, which
-/// has no padding bit set. Runs are at most 13 steps, so shifts by 1, 2, 4
-/// and 8 steps cover them.
-#[inline(always)]
-const fn fill(seeds: Words, prop: Words, dir: Direction) -> Words {
-    let mut seeds = seeds;
-    let mut prop = prop;
-    seeds = or(seeds, and(prop, step(seeds, dir, 1)));
-    prop = and(prop, step(prop, dir, 1));
-    seeds = or(seeds, and(prop, step(seeds, dir, 2)));
-    prop = and(prop, step(prop, dir, 2));
-    seeds = or(seeds, and(prop, step(seeds, dir, 4)));
-    prop = and(prop, step(prop, dir, 4));
-    or(seeds, and(prop, step(seeds, dir, 8)))
-}
-
-/// [`fill`] east for `seeds` disjoint from `prop`, by addition: a seed's
-/// neighbour in `prop` starts a run, and adding it carries along the run to
-/// the point after it, clearing the run. Runs end in padding at the latest,
-/// so no carry leaves its rank.
-#[inline(always)]
-const fn east_fill_disjoint(seeds: Words, prop: Words) -> Words {
-    let mut out = [0; WORDS];
-    let mut i = 0;
-    while i < WORDS {
-        let starts = (seeds[i] << 1) & prop[i];
-        out[i] = seeds[i] | (prop[i] & !prop[i].wrapping_add(starts));
-        i += 1;
-    }
-    out
 }
 
 impl Bitboard {
@@ -331,10 +300,21 @@ impl Bitboard {
         if k >= c012 + w3.count_ones() {
             return None;
         }
-        let word = usize::from(k >= c0) + usize::from(k >= c01) + usize::from(k >= c012);
-        let below = [0, c0, c01, c012][word];
-        let bit = crate::veletas::bitboard::select(self.0[word], k - below);
-        Some(Point::from_index_unchecked(word as u32 * 64 + bit))
+        // Conditional moves, not an index into the words: an index goes
+        // through memory, on the path from one move to the next.
+        let (mut word, mut below, mut base) = (w0, 0, 0);
+        if k >= c0 {
+            (word, below, base) = (w1, c0, 64);
+        }
+        if k >= c01 {
+            (word, below, base) = (w2, c01, 128);
+        }
+        if k >= c012 {
+            (word, below, base) = (w3, c012, 192);
+        }
+        Some(Point::from_index_unchecked(
+            base + kernel::select(word, k - below),
+        ))
     }
 
     /// The points in ascending order.
@@ -383,8 +363,8 @@ impl Bitboard {
     /// ```
     #[inline(always)]
     #[must_use]
-    pub const fn fill(self, dir: Direction, through: Bitboard) -> Bitboard {
-        Bitboard(fill(self.0, through.0, dir))
+    pub fn fill(self, dir: Direction, through: Bitboard) -> Bitboard {
+        kernel::fill(Portable, self, through, dir)
     }
 
     /// The points of `through` from which some point of the set (outside
@@ -395,46 +375,15 @@ impl Bitboard {
     /// these are the points from which a nearest stone is of that colour.
     #[inline]
     #[must_use]
-    pub const fn rays(self, through: Bitboard) -> Bitboard {
-        let prop = through.0;
-        let seeds = and(self.0, Bitboard::GRID.0);
-        let seeds = [
-            seeds[0] & !prop[0],
-            seeds[1] & !prop[1],
-            seeds[2] & !prop[2],
-            seeds[3] & !prop[3],
-        ];
-        let mut all = or(
-            east_fill_disjoint(seeds, prop),
-            fill(seeds, prop, Direction::West),
-        );
-        all = or(all, fill(seeds, prop, Direction::North));
-        all = or(all, fill(seeds, prop, Direction::South));
-        all = or(all, fill(seeds, prop, Direction::NorthEast));
-        all = or(all, fill(seeds, prop, Direction::SouthWest));
-        Bitboard(and(all, prop))
-    }
-
-    /// [`Bitboard::fill`] east, for a set disjoint from `through` (faster).
-    #[inline(always)]
-    #[must_use]
-    pub(crate) const fn fill_east_disjoint(self, through: Bitboard) -> Bitboard {
-        Bitboard(east_fill_disjoint(self.0, through.0))
+    pub fn rays(self, through: Bitboard) -> Bitboard {
+        kernel::rays(Portable, self, through)
     }
 
     /// The set with the six neighbours of each point added, within the grid.
     #[inline(always)]
     #[must_use]
-    pub const fn neighbour_fill(self) -> Bitboard {
-        let words = self.0;
-        // East and west; then north and north-east together, as the north
-        // shift of the set and its east shift, and likewise south.
-        let with_east = or(words, local_shl(words, 1));
-        let with_west = or(words, local_shr(words, 1));
-        let row = or(with_east, with_west);
-        let up = shl(with_east, STRIDE);
-        let down = shr(with_west, STRIDE);
-        Bitboard(and(or(row, or(up, down)), Bitboard::GRID.0))
+    pub fn neighbour_fill(self) -> Bitboard {
+        kernel::neighbours(Portable, self) & Bitboard::GRID
     }
 
     /// The points of `within` connected to the set through neighbours in
@@ -442,14 +391,7 @@ impl Bitboard {
     #[inline]
     #[must_use]
     pub fn flood(self, within: Bitboard) -> Bitboard {
-        let mut set = self & within;
-        loop {
-            let next = set.neighbour_fill() & within;
-            if next == set {
-                return set;
-            }
-            set = next;
-        }
+        kernel::flood(Portable, self, within)
     }
 }
 
@@ -740,19 +682,6 @@ mod tests {
                 .count(),
             14
         );
-    }
-
-    #[test]
-    fn the_east_fill_by_addition_is_the_fill() {
-        let mut rng = Rng::for_game(4, 4);
-        for _ in 0..500 {
-            let through = random_set(&mut rng) | random_set(&mut rng);
-            let seeds = random_set(&mut rng) - through;
-            assert_eq!(
-                seeds.fill_east_disjoint(through),
-                seeds.fill(Direction::East, through)
-            );
-        }
     }
 
     #[test]

@@ -26,6 +26,7 @@ pub mod bitboard;
 pub mod bots;
 pub mod color;
 pub mod fen;
+pub mod kernel;
 pub mod moves;
 pub mod observation;
 pub mod perft;

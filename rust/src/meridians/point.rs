@@ -73,14 +73,6 @@ impl Point {
         Point(index as u8)
     }
 
-    /// The bit `index` (below 256) as a point, though it may be padding or
-    /// off the grid: only for a membership test in a set of points.
-    #[inline(always)]
-    pub(crate) const fn from_index_unchecked_any(index: u32) -> Point {
-        debug_assert!(index < 256);
-        Point(index as u8)
-    }
-
     /// The file, 0 for `a`.
     #[inline(always)]
     pub const fn file(self) -> u32 {

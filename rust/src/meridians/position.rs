@@ -7,6 +7,9 @@ use core::str::FromStr;
 
 use super::bitboard::{Bitboard, Direction};
 use super::color::Color;
+#[cfg(target_arch = "x86_64")]
+use super::kernel::Avx2;
+use super::kernel::{self, Fills, Kernel, LINES, Portable};
 use super::moves::Move;
 use super::point::Point;
 use super::size::Size;
@@ -158,8 +161,9 @@ const NO_HINT: u8 = u8::MAX;
 /// A position of a game: the stones, who acts, the phase, and the rule
 /// options (size and pie rule).
 ///
-/// A small `Copy` value (80 bytes): search copies it and plays a move on the
-/// copy. The Zobrist hash is kept up to date by every move.
+/// A small `Copy` value (112 bytes): search copies it and plays a move on
+/// the copy. The Zobrist hash and the legal placements are kept up to date
+/// by every move.
 ///
 /// # Examples
 ///
@@ -180,6 +184,10 @@ const NO_HINT: u8 = u8::MAX;
 #[derive(Clone, Copy, Debug)]
 pub struct Position {
     stones: [Bitboard; 2],
+    /// The legal placements of the colour to act, worked out by every
+    /// change of the stones, turn or phase: every turn of a game asks for
+    /// them, and working them out also finds `cuts` for free.
+    legal: Bitboard,
     hash: u64,
     size: Size,
     turn: Color,
@@ -187,8 +195,12 @@ pub struct Position {
     pie: bool,
     /// The bit index of the last placement, when it is all that can have
     /// left groups of the colour to act without a path (see
-    /// [`Position::remove_dead`]); [`NO_HINT`] when that is not known.
+    /// `Position::remove_dead_with`); [`NO_HINT`] when that is not known.
     hint: u8,
+    /// With a hint, bit `i` set: the nearest stones of the colour to act on
+    /// both sides of the hint along line [`LINES`]`[i]` are its own, so the
+    /// hint may have cut a path between them.
+    cuts: u8,
     /// Bit `c` set: every group of colour `c` had a path right after its
     /// last placement.
     settled: u8,
@@ -240,15 +252,18 @@ impl Position {
     ) -> Position {
         let mut pos = Position {
             stones,
+            legal: Bitboard::EMPTY,
             hash: 0,
             size,
             turn,
             phase,
             pie,
             hint: NO_HINT,
+            cuts: 0,
             settled: 0,
         };
         pos.hash = pos.compute_hash();
+        pos.refresh();
         pos
     }
 
@@ -340,22 +355,7 @@ impl Position {
     /// ```
     #[inline]
     pub fn legal_placements(&self) -> Bitboard {
-        let own = self.stones[self.turn.index()];
-        let empty = self.empty();
-        match self.phase {
-            Phase::Pie => Bitboard::EMPTY,
-            Phase::Open => match own.first() {
-                None => empty,
-                Some(first) => own.rays(empty) - Bitboard::from(first).neighbour_fill(),
-            },
-            Phase::Play => {
-                if self.stones[0].is_empty() || self.stones[1].is_empty() {
-                    Bitboard::EMPTY
-                } else {
-                    own.rays(empty)
-                }
-            }
-        }
+        self.legal
     }
 
     /// Appends the legal moves to `moves` (after clearing it): placements in
@@ -491,9 +491,70 @@ impl Position {
             Move::Swap | Move::Keep => {
                 self.set_phase(Phase::Open);
                 self.set_turn(Color::Light);
+                self.refresh();
                 Bitboard::EMPTY
             }
         }
+    }
+
+    /// Works out the legal placements (and the cuts) anew.
+    fn refresh(&mut self) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(avx2) = Avx2::detect() {
+            // SAFETY: an `Avx2` exists only on a CPU with AVX2.
+            return unsafe { self.refresh_avx2(avx2) };
+        }
+        let [own, other] = self.colours();
+        self.refresh_with(Portable, own, other);
+    }
+
+    /// The stones of the colour to act, then the other's.
+    #[inline(always)]
+    fn colours(&self) -> [Bitboard; 2] {
+        let me = self.turn.index();
+        [self.stones[me], self.stones[1 - me]]
+    }
+
+    /// [`Position::refresh`] compiled for AVX2, so that the kernel's
+    /// operations are inlined as instructions.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn refresh_avx2(&mut self, avx2: Avx2) {
+        let [own, other] = self.colours();
+        self.refresh_with(avx2, avx2.load(own), avx2.load(other));
+    }
+
+    /// [`Position::refresh`] on the back end `k`, with the stones of the
+    /// colour to act and the other's in its form: the legal placements of
+    /// the colour to act, none in the pie decision and once the game is over.
+    #[inline(always)]
+    fn refresh_with<K: Kernel>(&mut self, k: K, own: K::Set, other: K::Set) {
+        let empty = k.and_not(k.load(self.size.board()), k.or(own, other));
+        self.cuts = 0;
+        self.legal = match self.phase {
+            Phase::Pie => Bitboard::EMPTY,
+            Phase::Open if !k.any(own) => k.store(empty),
+            Phase::Play if !k.any(own) || !k.any(other) => Bitboard::EMPTY,
+            Phase::Open | Phase::Play => {
+                let fills = Fills::new(k, own, empty);
+                if self.hint != NO_HINT {
+                    let hint = Point::from_index_unchecked(u32::from(self.hint));
+                    self.cuts = fills.cuts(k, k.point(hint));
+                }
+                let rays = fills.rays(k);
+                if self.phase == Phase::Open {
+                    // The second stone (`own` is the first alone): not next to
+                    // the first.
+                    k.store(k.and_not(rays, kernel::neighbours(k, own)))
+                } else {
+                    k.store(rays)
+                }
+            }
+        };
     }
 
     /// Places a stone of the colour to act on `point`, removes the mover's
@@ -501,50 +562,131 @@ impl Position {
     /// 6).
     #[inline]
     fn place(&mut self, point: Point) -> Bitboard {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(avx2) = Avx2::detect() {
+            // SAFETY: an `Avx2` exists only on a CPU with AVX2.
+            return unsafe { self.place_avx2(avx2, point) };
+        }
+        self.place_with(Portable, point)
+    }
+
+    /// [`Position::place`] compiled for AVX2.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn place_avx2(&mut self, avx2: Avx2, point: Point) -> Bitboard {
+        self.place_with(avx2, point)
+    }
+
+    /// [`Position::place`] on the back end `k`.
+    #[inline(always)]
+    fn place_with<K: Kernel>(&mut self, k: K, point: Point) -> Bitboard {
+        let me = self.turn.index();
+        // The stones stay in the back end's form to the end of the move: a
+        // set stored word by word and read back whole would wait for the
+        // stores to reach the cache. (Nor an array indexed by colour: that
+        // would go through memory.)
+        let stone = k.point(point);
+        let own = k.or(k.load(self.stones[me]), stone);
+        let other = k.load(self.stones[1 - me]);
+        self.hash ^= zobrist::stone(self.turn, point);
+        if self.phase == Phase::Play {
+            self.place_in_play(k, point, own, other)
+        } else {
+            self.place_in_opening(k, point, own, other);
+            Bitboard::EMPTY
+        }
+    }
+
+    /// The rest of [`Position::place`] in play, where `own` (the mover's
+    /// stones, with the new one on `point`) and `other` are the stones.
+    #[inline(always)]
+    fn place_in_play<K: Kernel>(
+        &mut self,
+        k: K,
+        point: Point,
+        own: K::Set,
+        other: K::Set,
+    ) -> Bitboard {
         let mover = self.turn;
         let me = mover.index();
-        let had = self.stones[me].any();
-        self.stones[me].add(point);
-        self.hash ^= zobrist::stone(mover, point);
-        let mut removed = Bitboard::EMPTY;
-        let next = if self.phase == Phase::Play {
-            removed = self.remove_dead(point);
-            self.settled |= 1 << me;
-            mover.other()
-        } else {
-            // A lone first stone is a dead group; a second one has a path to
-            // the first (that is what makes it legal).
-            if had {
-                self.settled |= 1 << me;
-            } else {
-                self.settled &= !(1 << me);
-            }
-            match (mover, had) {
-                (Color::Light, _) => Color::Dark,
-                (Color::Dark, false) if self.pie => {
-                    self.set_phase(Phase::Pie);
-                    Color::Dark
-                }
-                (Color::Dark, false) => Color::Light,
-                (Color::Dark, true) => {
-                    self.set_phase(Phase::Play);
-                    Color::Light
-                }
-            }
-        };
+        let next = mover.other();
+        let (hint, cuts) = (self.hint, self.cuts);
+        self.settled |= 1 << me;
         self.set_turn(next);
         // The next colour's groups all had a path after its own last
         // placement; since then, only this one can have cut one off.
+        self.hint = if self.settled & (1 << next.index()) != 0 {
+            point.index() as u8
+        } else {
+            NO_HINT
+        };
+        // The next turn's placements first, as if nothing were removed: a
+        // removal is rare, and so the fills need not wait for the groups to
+        // be examined, nor be thrown away when the processor mispredicts a
+        // branch there.
+        self.refresh_with(k, other, own);
+        let dead = self.dead_groups(k, hint, cuts, k.point(point), own, other);
+        if !k.any(dead) {
+            self.stones[me] = k.store(own);
+            return Bitboard::EMPTY;
+        }
+        let own = k.and_not(own, dead);
+        self.stones[me] = k.store(own);
+        let removed = k.store(dead);
+        for stone in removed {
+            self.hash ^= zobrist::stone(mover, stone);
+        }
+        self.refresh_with(k, other, own);
+        removed
+    }
+
+    /// The rest of [`Position::place`] in the opening, where nothing is
+    /// removed, and the phase may change.
+    #[inline(always)]
+    fn place_in_opening<K: Kernel>(&mut self, k: K, point: Point, own: K::Set, other: K::Set) {
+        let mover = self.turn;
+        let me = mover.index();
+        let had = self.stones[me].any();
+        self.stones[me] = k.store(own);
+        // A lone first stone is a dead group; a second one has a path to
+        // the first (that is what makes it legal).
+        if had {
+            self.settled |= 1 << me;
+        } else {
+            self.settled &= !(1 << me);
+        }
+        let next = match (mover, had) {
+            (Color::Light, _) => Color::Dark,
+            (Color::Dark, false) if self.pie => {
+                self.set_phase(Phase::Pie);
+                Color::Dark
+            }
+            (Color::Dark, false) => Color::Light,
+            (Color::Dark, true) => {
+                self.set_phase(Phase::Play);
+                Color::Light
+            }
+        };
+        self.set_turn(next);
         self.hint = if next != mover && self.settled & (1 << next.index()) != 0 {
             point.index() as u8
         } else {
             NO_HINT
         };
-        removed
+        if next == mover {
+            self.refresh_with(k, own, other);
+        } else {
+            self.refresh_with(k, other, own);
+        }
     }
 
-    /// Removes the dead groups of the colour to act, which has just placed
-    /// `placed`; returns them.
+    /// The dead groups among `own`, the stones of the colour that has just
+    /// placed `placed` (`other`: the opponent's stones), where `hint` and
+    /// `cuts` are those of the turn.
     ///
     /// Only some groups need a look:
     ///
@@ -554,57 +696,62 @@ impl Position {
     /// - Any other group had a path when this colour's turn began, unless the
     ///   opponent's placement since (the hint) cut it: such a path ran
     ///   through the hint point, between the own stones nearest to it on
-    ///   both sides of a line. (Removals since only add empty points.)
+    ///   both sides of a line, one of the `cuts` found with the legal
+    ///   placements. (Removals since only add empty points.) Those nearest
+    ///   stones are looked for again now: if `placed` stands between one of
+    ///   them and the hint, that one sees `placed` or is in its group.
     /// - `placed` cuts no path of another group: a stone whose line it cuts
     ///   now has a path to `placed` itself (not a neighbour, or it would be
     ///   in its group).
     ///
     /// Without a hint (after a position string), every group is examined.
-    fn remove_dead(&mut self, placed: Point) -> Bitboard {
-        let me = self.turn.index();
-        let own = self.stones[me];
-        let board = self.size.board();
-        let occupied = own | self.stones[1 - me];
-        let empty = board - occupied;
-        let mut seen = Bitboard::EMPTY;
-        let mut dead = Bitboard::EMPTY;
-        let mut examine = |seed: Point| {
-            if !seen.contains(seed) {
-                let group = Bitboard::from(seed).flood(own);
-                seen |= group;
-                if !has_path(group, own - group, empty) {
-                    dead |= group;
-                }
-            }
+    #[inline(always)]
+    fn dead_groups<K: Kernel>(
+        &self,
+        k: K,
+        hint: u8,
+        cuts: u8,
+        placed: K::Set,
+        own: K::Set,
+        other: K::Set,
+    ) -> K::Set {
+        let occupied = k.or(own, other);
+        let empty = k.and_not(k.load(self.size.board()), occupied);
+        // (Methods rather than closures: a closure would not be compiled for
+        // the features of `place_avx2`, and the kernel's operations would be
+        // calls.)
+        let mut groups = Groups {
+            k,
+            own,
+            empty,
+            seen: k.none(),
+            dead: k.none(),
         };
-        if (Bitboard::from(placed).neighbour_fill() & own) != Bitboard::from(placed) {
-            examine(placed);
+        // The placed stone with its neighbours among the colour's stones: the
+        // flood of its group from there is one step shorter.
+        let ring = k.and(kernel::neighbours(k, placed), own);
+        if !k.same(ring, placed) {
+            groups.examine(ring);
         }
-        if self.hint == NO_HINT {
-            for stone in own {
-                examine(stone);
+        if hint == NO_HINT {
+            for stone in k.store(own) {
+                groups.examine(k.point(stone));
             }
         } else {
-            let hint = Point::from_index_unchecked(u32::from(self.hint));
-            for dir in [Direction::East, Direction::North, Direction::NorthEast] {
-                if let Some(a) = nearest(hint, dir, occupied, board)
-                    && own.contains(a)
-                    && let Some(b) = nearest(hint, dir.opposite(), occupied, board)
-                    && own.contains(b)
-                {
-                    examine(a);
-                    examine(b);
-                }
+            // The lines the hint cut, known since the turn began.
+            let hint = k.point(Point::from_index_unchecked(u32::from(hint)));
+            let [east, north, north_east] = LINES;
+            if cuts & 1 != 0 {
+                groups.examine_cut(hint, east, occupied);
+            }
+            if cuts & 2 != 0 {
+                groups.examine_cut(hint, north, occupied);
+            }
+            if cuts & 4 != 0 {
+                groups.examine_cut(hint, north_east, occupied);
             }
         }
-        if dead.any() {
-            self.stones[me] = own - dead;
-            let color = self.turn;
-            for stone in dead {
-                self.hash ^= zobrist::stone(color, stone);
-            }
-        }
-        dead
+        groups.dead
     }
 
     #[inline]
@@ -620,40 +767,52 @@ impl Position {
     }
 }
 
-/// Whether a stone of `group` has a path to a stone of `others` (the other
-/// own stones): in some direction an empty run from the group ends on one.
-/// (A neighbour in `others` cannot be: it would be in the group.)
-#[inline]
-fn has_path(group: Bitboard, others: Bitboard, empty: Bitboard) -> bool {
-    if others.is_empty() {
-        return false;
-    }
-    let hits = |dir| group.fill(dir, empty).shift_within(dir, others).any();
-    let east = group.fill_east_disjoint(empty);
-    east.shift_within(Direction::East, others).any()
-        || hits(Direction::West)
-        || hits(Direction::North)
-        || hits(Direction::South)
-        || hits(Direction::NorthEast)
-        || hits(Direction::SouthWest)
+/// The groups of one colour examined by `Position::remove_dead_with` so far.
+struct Groups<K: Kernel> {
+    k: K,
+    /// The colour's stones.
+    own: K::Set,
+    /// The empty points.
+    empty: K::Set,
+    /// The stones of the groups examined.
+    seen: K::Set,
+    /// The stones of those without a path.
+    dead: K::Set,
 }
 
-/// The first stone of `occupied` from `point` (not itself) in `dir` on
-/// `board`, if any.
-#[inline]
-fn nearest(point: Point, dir: Direction, occupied: Bitboard, board: Bitboard) -> Option<Point> {
-    // Off the board is padding, an unused rank or a cut corner, all outside
-    // `board`, or below bit 0 or above bit 255.
-    let mut at = point.index() as i32;
-    loop {
-        at += dir.offset();
-        let index = u32::try_from(at).ok().filter(|&i| i < 256)?;
-        let point = Point::from_index_unchecked_any(index);
-        if !board.contains(point) {
-            return None;
+impl<K: Kernel> Groups<K> {
+    /// Examines the group of `seed` (stones of one group of the colour),
+    /// unless done.
+    #[inline(always)]
+    fn examine(&mut self, seed: K::Set) {
+        let k = self.k;
+        if k.any(k.and(seed, self.seen)) {
+            return;
         }
-        if occupied.contains(point) {
-            return Some(point);
+        let group = kernel::flood(k, seed, self.own);
+        self.seen = k.or(self.seen, group);
+        if !kernel::sees(k, group, k.and_not(self.own, group), self.empty) {
+            self.dead = k.or(self.dead, group);
+        }
+    }
+
+    /// Examines the groups of the nearest stones to `hint` on both sides of
+    /// its line along `dir`, if both are of the colour: the path between
+    /// them ran through `hint`.
+    #[inline(always)]
+    fn examine_cut(&mut self, hint: K::Set, dir: Direction, occupied: K::Set) {
+        let k = self.k;
+        let a = k.and(
+            kernel::nearest(k, hint, dir, self.empty, occupied),
+            self.own,
+        );
+        if k.any(a) {
+            let b = kernel::nearest(k, hint, dir.opposite(), self.empty, occupied);
+            let b = k.and(b, self.own);
+            if k.any(b) {
+                self.examine(a);
+                self.examine(b);
+            }
         }
     }
 }
@@ -747,6 +906,30 @@ mod tests {
         dead
     }
 
+    /// The legal placements in play by the definition: the empty points from
+    /// which, in some direction, the first stone is of the colour to act.
+    fn placements_by_definition(pos: &Position) -> Bitboard {
+        if pos.winner().is_some() {
+            return Bitboard::EMPTY;
+        }
+        let own = pos.stones(pos.turn());
+        pos.empty()
+            .iter()
+            .filter(|&point| {
+                Direction::ALL.into_iter().any(|dir| {
+                    let mut at = point;
+                    while let Some(next) = at.step(dir).filter(|&p| p.is_on(pos.size())) {
+                        if pos.occupied().contains(next) {
+                            return own.contains(next);
+                        }
+                        at = next;
+                    }
+                    false
+                })
+            })
+            .collect()
+    }
+
     /// Plays `point` by the definitions: place, then remove every dead
     /// group of the mover found by [`dead_groups`].
     fn place_by_definition(pos: &Position, point: Point) -> (Position, Bitboard) {
@@ -789,7 +972,7 @@ mod tests {
 
     #[test]
     fn positions_are_small_and_compare_by_the_game() {
-        assert_eq!(size_of::<Position>(), 80);
+        assert_eq!(size_of::<Position>(), 112);
         // The same stones reached by play and read from a string: equal, with
         // equal hashes, whatever each knows of its history.
         let mut played = Position::new(Size::S6_7);
@@ -905,6 +1088,13 @@ mod tests {
                     let before = p;
                     let removed = p.play(m).unwrap();
                     assert_eq!(p.zobrist(), p.compute_hash());
+                    // The legal placements kept by the move are those of the
+                    // position read afresh, and in play those by definition.
+                    let read = Position::from_fen(&p.fen(), p.pie()).unwrap();
+                    assert_eq!(p.legal_placements(), read.legal_placements());
+                    if p.phase() == Phase::Play {
+                        assert_eq!(p.legal_placements(), placements_by_definition(&p));
+                    }
                     if before.phase() == Phase::Play {
                         let (after, dead) = place_by_definition(&before, m.point().unwrap());
                         assert_eq!(removed, dead, "{m} in {}", before.fen());
@@ -920,5 +1110,45 @@ mod tests {
             }
         }
         assert!(removals > 100, "{removals} removals");
+    }
+
+    /// Plays random games with the back end `k` beside the portable one
+    /// (which `hinted_removals_match_the_definition` checks), checking that
+    /// every move leaves the same position, legal placements and cut lines.
+    fn check_back_end<K: Kernel>(k: K) {
+        let mut rng = Rng::for_game(13, 0);
+        let mut cuts = 0;
+        for size in Size::ALL {
+            for game in 0..40 {
+                let mut p = Position::new(size).with_pie(game % 2 == 0);
+                loop {
+                    let moves = p.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let m = moves[rng.below(moves.len() as u64) as usize];
+                    let Move::Place(point) = m else {
+                        p.play_unchecked(m);
+                        continue;
+                    };
+                    let mut q = p;
+                    let removed = p.place_with(Portable, point);
+                    assert_eq!(q.place_with(k, point), removed);
+                    assert_eq!((q, q.hash, q.legal, q.hint), (p, p.hash, p.legal, p.hint));
+                    assert_eq!(q.cuts, p.cuts);
+                    cuts += usize::from(p.cuts != 0);
+                }
+            }
+        }
+        assert!(cuts > 100, "{cuts} positions with cut lines");
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx2_back_end_plays_like_the_portable_one() {
+        // Not on a CPU without AVX2: nothing to test there.
+        if let Some(avx2) = Avx2::detect() {
+            check_back_end(avx2);
+        }
     }
 }
