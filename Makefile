@@ -39,6 +39,12 @@ bench: ## Run the benchmarks (ratios measured in one run)
 	$(PYTHON) -m pytest benches --benchmark-enable --benchmark-group-by=group -p no:randomly
 	cargo bench --workspace
 
+FUZZ_SECONDS ?= 60
+
+.PHONY: fuzz
+fuzz: ## Fuzz the parsers, FUZZ_SECONDS per target (nightly, cargo-fuzz, atheris; not in CI)
+	PYTHON=$(PYTHON) bash fuzz/run.sh $(FUZZ_SECONDS)
+
 .PHONY: ci
 ci: ## What CI runs, on this checkout
 	bash .ci/run
