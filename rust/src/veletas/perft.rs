@@ -1,12 +1,12 @@
 //! Perft: counting move sequences to check move generation (RULES.md section 6).
 
 use super::bitboard::Bitboard;
-use crate::game::{self, MovePosition};
 use super::lines;
 use super::moves::Move;
 use super::position::{Phase, Position};
 use super::rules::Lines;
 use super::square::Square;
+use crate::game::{self, MovePosition};
 
 /// The number of move sequences of exactly `depth` moves from `pos`.
 ///
