@@ -33,7 +33,7 @@ from veletas.playouts import Playouts, playouts
 try:
     from veletas import _veletas as _native
 except ImportError:  # no compiled extension: the reference serves
-    _native = None
+    _native = None  # type: ignore[assignment]
 
 IMPLEMENTATION = os.environ.get("VELETAS_IMPLEMENTATION", "rust" if _native else "python")
 """The backend in use: ``"rust"`` (the default) or ``"python"`` (the default
