@@ -1,7 +1,7 @@
 //! `Board.legal_moves`: a live view of a board's legal moves.
 
 use pyo3::prelude::*;
-use pyo3::types::PyIterator;
+use pyo3::types::{PyIterator, PyTuple};
 
 use super::board::PyBoard;
 use super::moves::PyMove;
@@ -69,5 +69,11 @@ impl PyLegalMoves {
             .map(ToString::to_string)
             .collect();
         Ok(format!("<LegalMoves ({})>", moves.join(", ")))
+    }
+
+    /// Pickles as the view of its pickled board: `getattr(board, "legal_moves")`.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let getattr = py.import("builtins")?.getattr("getattr")?;
+        (getattr, (self.board.bind(py), "legal_moves")).into_pyobject(py)
     }
 }
