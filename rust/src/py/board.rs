@@ -6,7 +6,7 @@ use pyo3::IntoPyObjectExt;
 use pyo3::basic::CompareOp;
 use pyo3::exceptions::{PyIndexError, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyInt, PyString, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString, PyTuple};
 
 use super::base;
 use super::error::{CoreError, InvalidMoveError, InvalidRulesError, fen_text};
@@ -445,8 +445,9 @@ impl PyBoard {
 
     /// The moves pushed so far, oldest first (a copy).
     #[getter]
-    fn move_stack(&self) -> Vec<PyMove> {
-        self.stack.iter().map(|&(m, _)| PyMove(m)).collect()
+    fn move_stack<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let moves: Vec<Move> = self.stack.iter().map(|&(m, _)| m).collect();
+        PyMove::list(py, &moves)
     }
 
     /// An independent board in the same position, with the move stack unless
@@ -550,7 +551,7 @@ impl PyBoard {
         let divide = py.detach(|| perft_divide(&position, depth));
         let dict = PyDict::new(py);
         for (m, nodes) in divide {
-            dict.set_item(PyMove(m), nodes)?;
+            dict.set_item(PyMove::untracked(py, m)?, nodes)?;
         }
         Ok(dict)
     }
