@@ -281,15 +281,14 @@ impl PyVectorEnv {
             )));
         }
         let actions = actions.as_slice()?;
-        if let Err(bad) = self.env.check(actions) {
+        // A refused step changes nothing, so the env is as it was to describe.
+        if let Err(bad) = self.with_buffers(py, |env, out| env.step(actions, out))? {
             let fen = self.env.state(bad.env).position().fen();
             return Err(IllegalMoveError::new_err(format!(
                 "illegal action {} in env {} at '{fen}': legal actions are {:?}",
                 bad.action, bad.env, bad.legal
             )));
         }
-        self.with_buffers(py, |env, out| env.step(actions, out))?
-            .expect("the actions were checked");
         (
             self.views.observations.bind(py),
             self.views.masks.bind(py),
