@@ -28,8 +28,10 @@ for target in "${targets[@]}"; do
         cargo +nightly fuzz run "$target" -- \
             -max_total_time="$seconds" -timeout=10 -dict="$dict"
     elif [[ " ${PYTHON_TARGETS[*]} " == *" $target "* ]]; then
+        # Texts of the Python API may be long (a record, a run of thousands
+        # of digits): longer inputs than libFuzzer's default 4096 bytes.
         (cd .. && "$PYTHON" "fuzz/python/$target.py" "fuzz/corpus/$target" \
-            -max_total_time="$seconds" -timeout=10 -dict="fuzz/$dict" \
+            -max_total_time="$seconds" -timeout=10 -dict="fuzz/$dict" -max_len=20000 \
             -artifact_prefix="fuzz/artifacts/$target/")
     else
         echo "unknown fuzz target $target: expected one of ${RUST_TARGETS[*]} ${PYTHON_TARGETS[*]}" >&2

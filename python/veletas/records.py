@@ -67,6 +67,8 @@ for a game that starts from a position, then any other tags."""
 
 _TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]$')
 _NUMBER = re.compile(r"^(\d+)\.$")
+_NUMBER_DIGITS = 20
+"""More digits than a move number can have (and than ``int()`` may read)."""
 _LINE_WIDTH = 79
 
 
@@ -466,7 +468,9 @@ def _read_moves(tags: dict[str, tuple[int, str]], block: _Block) -> GameRecord:
                 continue
             numbered = _NUMBER.match(token)
             if numbered:
-                if int(numbered.group(1)) != expected:
+                digits = numbered.group(1)
+                # int() refuses thousands of digits; no move number has 20.
+                if len(digits) > _NUMBER_DIGITS or int(digits) != expected:
                     raise _fail(number, f"move number {token!r}, expected {expected}.")
                 continue
             try:
