@@ -48,6 +48,12 @@ bench: ## Run the benchmarks (ratios measured in one run); write their figures i
 bench-serve: ## Load test of veletas serve: 20 clients against a 0.05 s bot for 60 s
 	$(PYTHON) -m pytest benches/test_serve_load.py -m slow -s -p no:randomly
 
+FUZZ_SECONDS ?= 60
+
+.PHONY: fuzz
+fuzz: ## Fuzz the parsers, FUZZ_SECONDS per target (nightly, cargo-fuzz, atheris; not in CI)
+	PYTHON=$(PYTHON) bash fuzz/run.sh $(FUZZ_SECONDS)
+
 .PHONY: ci
 ci: ## What CI runs, on this checkout
 	bash .ci/run

@@ -201,6 +201,9 @@ def test_bad_move_text_names_the_line_and_the_move() -> None:
     ("text", "line", "message"),
     [
         ('[Variant "small"]\n[Result "*"]\n\n1. *c3 3. a1 *', 4, "move number '3.', expected 2."),
+        # More digits than int() reads (a fuzzing finding: it raised ValueError).
+        ('[Variant "small"]\n[Result "*"]\n\n1. *c3 ' + "2" * 5000 + ". a1 *", 4, "expected 2."),
+        ('[Variant "small"]\n[Result "*"]\n\n' + "0" * 5000 + "1. *c3 *", 4, "expected 1."),
         ('[Variant "small"]\n[Result "*"]\n\n1. *c3 2. a1', 4, "do not end with a result"),
         ('[Variant "small"]\n[Result "*"]\n\n1. *c3 1-0', 4, "end with '1-0' but"),
         ('[Variant "small"]\n[Result "*"]\n\n1. *c3 * 2. a1', 4, "after the result"),

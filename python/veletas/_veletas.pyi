@@ -139,6 +139,8 @@ class LegalMoves:
 
     def __bool__(self) -> bool: ...
     def __contains__(self, move: object, /) -> bool: ...
+    def __reduce__(self) -> tuple[Any, tuple[Board, str]]:
+        """Pickles as the view of its pickled board."""
 
 @final
 class Board:
@@ -273,6 +275,10 @@ class Board:
 
     def __copy__(self) -> Board: ...
     def __deepcopy__(self, memo: Any) -> Board: ...
+    def __reduce__(self) -> tuple[Any, tuple[str, str, bool, list[str]]]:
+        """Pickles as the position before the first pushed move, the rule
+        options and the pushed moves, which unpickling plays again."""
+
     def __eq__(self, other: object, /) -> bool:
         """Same position string and rule options; the move stack is ignored."""
 

@@ -405,6 +405,12 @@ class MctsBot:
         for player in self._players.values():
             player.clear()
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """Pickles as its configuration: the copy searches with the same
+        budget, threads, seed and exploration constant, from empty trees and
+        with no :attr:`last_search`."""
+        return MctsBot, (self.seconds, self.iterations, self.threads, self.seed, self.exploration)
+
     def __repr__(self) -> str:
         budget = []
         if self.seconds is not None:

@@ -87,6 +87,8 @@ _GAMES = {"Veletas": "veletas", "Meridians": "meridians"}
 
 _TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]$')
 _COMMENT = re.compile(r"\{[^}]*\}")
+_NUMBER_DIGITS = 20
+"""More digits than a move number can have (and than ``int()`` may read)."""
 _LINE_WIDTH = 79
 
 
@@ -503,9 +505,10 @@ def _read_moves(tags: dict[str, tuple[int, str]], block: _Block) -> tuple[GameRe
                 end = (number, token)
                 continue
             # A move number ("12."), told apart without a regex: this loop
-            # is most of the time of reading a file.
+            # is most of the time of reading a file. int() refuses thousands
+            # of digits; no move number has 20.
             if token[-1] == "." and token[:-1].isdecimal():
-                if int(token[:-1]) != expected:
+                if len(token) - 1 > _NUMBER_DIGITS or int(token[:-1]) != expected:
                     raise _fail(number, f"move number {token!r}, expected {expected}.")
                 continue
             try:

@@ -103,32 +103,49 @@ const PARALLEL_MIN_ENVS: usize = 64;
 /// Envs per parallel task, at least.
 const CHUNK_ENVS: usize = 32;
 
-/// One env: its state, the legal actions of its current decision, the
-/// episode it is in with that episode's random stream and the stream's draw
-/// for this decision, and the state whose observation was last written.
+/// One env: its state, the episode it is in with that episode's random
+/// stream, and the state whose observation was last written.
 struct Slot<G: Game> {
     state: G,
-    legal: G::Actions,
     episode: u64,
     rng: Rng,
-    random_action: i64,
     shown: Option<G>,
 }
 
-impl<G: Game> Slot<G> {
-    /// Draws the random action of the current decision: the `below(len)`-th
-    /// legal action in ascending id order, as the "micro" policy does, or
-    /// `-1` (drawing nothing) when the game is over.
-    fn draw(&mut self) {
-        let n = self.legal.len();
-        self.random_action = if n == 0 {
+/// One env's current decision: its legal actions and the random action
+/// drawn for it.
+///
+/// The decisions are kept apart from the slots, in an array of their own:
+/// checking the actions of a step and handing out the random actions are
+/// serial passes over every env, and read only this small array.
+struct Decision<A> {
+    legal: A,
+    random_action: i64,
+}
+
+impl<A: ActionSet> Decision<A> {
+    /// The decision with the actions `legal`, and its random action drawn
+    /// from `rng`: the `below(len)`-th legal action in ascending id order, as
+    /// the "micro" policy does, or `-1` (drawing nothing) when the game is
+    /// over.
+    #[inline(always)]
+    fn draw(legal: A, rng: &mut Rng) -> Decision<A> {
+        let n = legal.len();
+        let random_action = if n == 0 {
             -1
         } else {
-            let k = self.rng.below(u64::from(n)) as u32;
-            i64::from(self.legal.nth(k).expect("k is below the action count"))
+            let k = rng.below(u64::from(n)) as u32;
+            i64::from(legal.nth(k).expect("k is below the action count"))
         };
+        Decision {
+            legal,
+            random_action,
+        }
     }
 }
+
+/// One env's slot and decision, as a step visits them.
+type Env<'a, G> = (&'a mut Slot<G>, &'a mut Decision<<G as Game>::Actions>);
 
 /// `num_envs` games from the same start, stepped together.
 ///
@@ -150,6 +167,8 @@ impl<G: Game> Slot<G> {
 pub struct VectorEnv<G: Game> {
     start: G,
     slots: Vec<Slot<G>>,
+    /// The current decision of each env, beside its slot.
+    decisions: Vec<Decision<G::Actions>>,
     seed: u64,
     auto_reset: bool,
     /// The address of the observation buffer last written.
@@ -192,12 +211,13 @@ where
 {
     /// `num_envs` copies of `start`, with the random streams of `seed`.
     pub fn new(start: G, num_envs: usize, seed: u64, auto_reset: bool) -> VectorEnv<G> {
-        let slots = (0..num_envs)
+        let (slots, decisions) = (0..num_envs)
             .map(|k| fresh_slot(&start, seed, num_envs, k, 0))
-            .collect();
+            .unzip();
         VectorEnv {
             start,
             slots,
+            decisions,
             seed,
             auto_reset,
             written: None,
@@ -271,8 +291,9 @@ where
             self.seed = seed;
         }
         let n = self.num_envs();
-        for (k, slot) in self.slots.iter_mut().enumerate() {
-            *slot = fresh_slot(&self.start, self.seed, n, k, 0);
+        let envs = self.slots.iter_mut().zip(&mut self.decisions);
+        for (k, (slot, decision)) in envs.enumerate() {
+            (*slot, *decision) = fresh_slot(&self.start, self.seed, n, k, 0);
         }
         self.run(out, None);
     }
@@ -286,17 +307,16 @@ where
     pub fn check(&self, actions: &[i64]) -> Result<(), BadAction> {
         assert_eq!(actions.len(), self.num_envs(), "one action per env");
         let num_actions = self.num_actions() as i64;
-        for (env, (slot, &action)) in self.slots.iter().zip(actions).enumerate() {
-            if slot.legal.is_empty() {
+        for (env, (decision, &action)) in self.decisions.iter().zip(actions).enumerate() {
+            let legal = &decision.legal;
+            if legal.is_empty() {
                 continue;
             }
-            if !(0..num_actions).contains(&action) || !slot.legal.contains(action as Action) {
+            if !(0..num_actions).contains(&action) || !legal.contains(action as Action) {
                 return Err(BadAction {
                     env,
                     action,
-                    legal: (0..slot.legal.len())
-                        .filter_map(|i| slot.legal.nth(i))
-                        .collect(),
+                    legal: (0..legal.len()).filter_map(|i| legal.nth(i)).collect(),
                 });
             }
         }
@@ -325,8 +345,8 @@ where
     /// Panics if `out` does not have one entry per env.
     pub fn random_actions(&self, out: &mut [i64]) {
         assert_eq!(out.len(), self.num_envs(), "one action per env");
-        for (slot, action) in self.slots.iter().zip(out) {
-            *action = slot.random_action;
+        for (decision, action) in self.decisions.iter().zip(out) {
+            *action = decision.random_action;
         }
     }
 
@@ -357,8 +377,8 @@ where
             terminated,
             current_player,
         };
-        let step = |(k, (slot, mut row)): (usize, (&mut Slot<G>, Row<'_>))| {
-            ctx.step_slot(k, slot, actions.map(|a| a[k]), &mut row);
+        let step = |(k, ((slot, decision), mut row)): (usize, (Env<'_, G>, Row<'_>))| {
+            ctx.step_slot(k, slot, decision, actions.map(|a| a[k]), &mut row);
         };
         // The rows are zipped in place, serially or in parallel, rather than
         // collected first: that would be a serial pass over every env.
@@ -371,6 +391,7 @@ where
                 .map(row);
             self.slots
                 .par_iter_mut()
+                .zip(self.decisions.par_iter_mut())
                 .zip(rows)
                 .enumerate()
                 .with_min_len(CHUNK_ENVS)
@@ -382,7 +403,10 @@ where
                 .zip(out.terminated.iter_mut())
                 .zip(out.current_player.iter_mut())
                 .map(row);
-            self.slots.iter_mut().zip(rows).enumerate().for_each(step);
+            (self.slots.iter_mut().zip(self.decisions.iter_mut()))
+                .zip(rows)
+                .enumerate()
+                .for_each(step);
         }
     }
 }
@@ -396,18 +420,23 @@ fn episode_rng(seed: u64, num_envs: usize, env: usize, episode: u64) -> Rng {
     Rng::for_game(seed, game)
 }
 
-/// Env `env` at the start of episode `episode`.
-fn fresh_slot<G: Game>(start: &G, seed: u64, num_envs: usize, env: usize, episode: u64) -> Slot<G> {
-    let mut slot = Slot {
+/// Env `env` at the start of episode `episode`, with its first decision.
+fn fresh_slot<G: Game>(
+    start: &G,
+    seed: u64,
+    num_envs: usize,
+    env: usize,
+    episode: u64,
+) -> (Slot<G>, Decision<G::Actions>) {
+    let mut rng = episode_rng(seed, num_envs, env, episode);
+    let decision = Decision::draw(start.legal_actions(), &mut rng);
+    let slot = Slot {
         state: start.clone(),
-        legal: start.legal_actions(),
         episode,
-        rng: episode_rng(seed, num_envs, env, episode),
-        random_action: -1,
+        rng,
         shown: None,
     };
-    slot.draw();
-    slot
+    (slot, decision)
 }
 
 /// What stepping one env needs besides the env.
@@ -433,19 +462,25 @@ impl<G> Context<'_, G>
 where
     G: Observe,
 {
-    fn step_slot(&self, env: usize, slot: &mut Slot<G>, action: Option<i64>, row: &mut Row<'_>) {
+    fn step_slot(
+        &self,
+        env: usize,
+        slot: &mut Slot<G>,
+        decision: &mut Decision<G::Actions>,
+        action: Option<i64>,
+        row: &mut Row<'_>,
+    ) {
         row.rewards.fill(0.0);
         *row.terminated = false;
         match action {
-            Some(_) if slot.legal.is_empty() => {
+            Some(_) if decision.legal.is_empty() => {
                 // Finished, without auto-reset: it waits for a reset.
                 *row.terminated = true;
             }
             Some(action) => {
                 slot.state.apply(action as Action);
-                slot.legal = slot.state.legal_actions();
-                slot.draw();
-                if slot.state.winner().is_some() || slot.legal.is_empty() {
+                *decision = Decision::draw(slot.state.legal_actions(), &mut slot.rng);
+                if slot.state.winner().is_some() || decision.legal.is_empty() {
                     *row.terminated = true;
                     if let Some(winner) = slot.state.winner() {
                         row.rewards[winner] = 1.0;
@@ -454,7 +489,7 @@ where
                     if self.auto_reset {
                         // The row still shows the finished game: keep that.
                         let shown = slot.shown.take();
-                        *slot =
+                        (*slot, *decision) =
                             fresh_slot(self.start, self.seed, self.num_envs, env, slot.episode + 1);
                         slot.shown = shown;
                     }
@@ -467,8 +502,8 @@ where
             _ => slot.state.write_observation(row.observation),
         }
         slot.shown = Some(slot.state.clone());
-        G::write_mask(&slot.legal, row.mask);
-        *row.current_player = if slot.legal.is_empty() {
+        G::write_mask(&decision.legal, row.mask);
+        *row.current_player = if decision.legal.is_empty() {
             -1
         } else {
             slot.state.seat_to_act() as i8

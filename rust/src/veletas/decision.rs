@@ -324,6 +324,7 @@ impl DecisionState {
     }
 
     /// The legal actions of the current decision.
+    #[inline(always)]
     pub fn legal_actions(&self) -> Actions {
         let pos = &self.position;
         let mut actions = Actions::none(self.size());

@@ -201,8 +201,12 @@ impl DecisionState {
         // compared: folding the two into one costs a vector env 5%.
         let changes = old.squares.iter().zip(&new.squares).enumerate();
         for (index, (&old, &new)) in changes {
-            let plane = &mut out[index * area..][..area];
-            write_ranks(plane, new, old ^ new, size, &BITS_AS_FLOATS);
+            // Most decisions change one or two planes: the others cost a
+            // compare, not a call.
+            if old != new {
+                let plane = &mut out[index * area..][..area];
+                write_ranks(plane, new, old ^ new, size, &BITS_AS_FLOATS);
+            }
         }
         let changes = old.constants.iter().zip(&new.constants).enumerate();
         for (index, (&old, &new)) in changes {
@@ -284,9 +288,9 @@ fn write_ranks_of<T: Copy, const N: usize>(
     let first = (ranks.0.trailing_zeros() / STRIDE) as usize;
     let last = (ranks.0.ilog2() / STRIDE) as usize;
     let mut bits = squares.0 >> (first as u32 * STRIDE);
-    for rank in first..=last {
+    // Whole rows of a constant length: no bounds check inside the loop.
+    for row in plane[first * N..(last + 1) * N].chunks_exact_mut(N) {
         let files = (bits & FILES) as usize;
-        let row = &mut plane[rank * N..][..N];
         if N > 8 {
             row[..8].copy_from_slice(&table[files & 0xFF]);
             row[8..].copy_from_slice(&table[files >> 8][..N - 8]);

@@ -5,6 +5,7 @@ the backend switch of ``veletas``."""
 from __future__ import annotations
 
 import copy
+import gc
 import os
 import pickle
 import subprocess
@@ -330,6 +331,21 @@ def test_moves_are_values() -> None:
         _ = move < "d4-d7/f9"  # type: ignore[operator]
     with pytest.raises(AttributeError):
         move.target = 3  # type: ignore[misc]
+
+
+def test_move_lists_stay_out_of_the_cycle_collector() -> None:
+    # Moves made in bulk are untracked (they hold no references): tracked,
+    # 976 new moves would run the youngest generation's collection.
+    board = native.Board(PLAY_FEN)
+    moves = list(board.legal_moves)
+    assert not any(gc.is_tracked(move) for move in moves)
+    board.push(moves[-1])
+    assert not gc.is_tracked(board.move_stack[0])
+    assert not any(gc.is_tracked(move) for move in native.Board(PLAY_FEN).perft_divide(1))
+    # Untracked moves are still ordinary values, freed by reference counting.
+    gc.collect()
+    assert moves[-1] == board.pop()
+    assert moves == sorted(native.Board(PLAY_FEN).legal_moves)
 
 
 def test_legal_moves_view_keeps_its_board() -> None:

@@ -6,10 +6,10 @@ use pyo3::IntoPyObjectExt;
 use pyo3::basic::CompareOp;
 use pyo3::exceptions::{PyIndexError, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use super::base;
-use super::error::{CoreError, InvalidRulesError, fen_text};
+use super::error::{CoreError, InvalidMoveError, InvalidRulesError, fen_text};
 use super::legal_moves::PyLegalMoves;
 use super::moves::{PyMove, move_text, parse_move};
 use crate::veletas::{Lines, Move, Piece, Position, Rules, SetupRule, Square, perft, perft_divide};
@@ -382,8 +382,9 @@ impl PyBoard {
 
     /// The moves pushed so far, oldest first (a copy).
     #[getter]
-    fn move_stack(&self) -> Vec<PyMove> {
-        self.stack.iter().map(|&(m, _)| PyMove(m)).collect()
+    fn move_stack<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let moves: Vec<Move> = self.stack.iter().map(|&(m, _)| m).collect();
+        PyMove::list(py, &moves)
     }
 
     /// An independent board in the same position, with the move stack unless
@@ -406,6 +407,46 @@ impl PyBoard {
 
     fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyBoard {
         self.clone()
+    }
+
+    /// Pickles as the position before the first pushed move, the rule
+    /// options and the pushed moves, which unpickling plays again.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let this = slf.try_borrow()?;
+        let start = this
+            .stack
+            .first()
+            .map_or(&this.position, |(_, before)| before);
+        let rules = start.rules();
+        let moves: Vec<String> = this.stack.iter().map(|(m, _)| m.to_string()).collect();
+        let args = (
+            start.fen(),
+            rules.setup_rule().name(),
+            rules.lines().shooters_block(),
+            moves,
+        );
+        (slf.get_type().getattr("_restore")?, args).into_pyobject(py)
+    }
+
+    /// The board `__reduce__` describes (not for direct use).
+    #[staticmethod]
+    fn _restore(
+        fen: &Bound<'_, PyString>,
+        setup_rule: &str,
+        shooters_block: bool,
+        moves: Vec<String>,
+    ) -> PyResult<PyBoard> {
+        let setup_rule = parse_setup_rule(setup_rule)?;
+        let lines = Lines::from_shooters_block(shooters_block);
+        let mut board = PyBoard::from_position(position_from_fen(fen, setup_rule, lines)?);
+        for text in moves {
+            let m = text.parse::<Move>().map_err(|_| {
+                InvalidMoveError::new_err(format!("cannot restore a Board: {text:?} is not a move"))
+            })?;
+            board.push_move(m)?;
+        }
+        Ok(board)
     }
 
     fn __richcmp__(
@@ -447,7 +488,7 @@ impl PyBoard {
         let divide = py.detach(|| perft_divide(&position, depth));
         let dict = PyDict::new(py);
         for (m, nodes) in divide {
-            dict.set_item(PyMove(m), nodes)?;
+            dict.set_item(PyMove::untracked(py, m)?, nodes)?;
         }
         Ok(dict)
     }

@@ -1,7 +1,7 @@
 //! `Board.legal_moves`: a live view of a board's legal moves.
 
 use pyo3::prelude::*;
-use pyo3::types::PyIterator;
+use pyo3::types::{PyIterator, PyList, PyTuple};
 
 use super::board::PyBoard;
 use super::moves::PyMove;
@@ -25,20 +25,16 @@ impl PyLegalMoves {
         Ok(*self.board.bind(py).try_borrow()?.position())
     }
 
-    fn moves(&self, py: Python<'_>) -> PyResult<Vec<PyMove>> {
-        Ok(self
-            .position(py)?
-            .legal_moves()
-            .into_iter()
-            .map(PyMove)
-            .collect())
+    /// The legal moves as a new list of `Move` objects.
+    fn moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        PyMove::list(py, &self.position(py)?.legal_moves())
     }
 }
 
 #[pymethods]
 impl PyLegalMoves {
     fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyIterator>> {
-        self.moves(py)?.into_pyobject(py)?.try_iter()
+        self.moves(py)?.try_iter()
     }
 
     fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
@@ -69,5 +65,11 @@ impl PyLegalMoves {
             .map(ToString::to_string)
             .collect();
         Ok(format!("<LegalMoves ({})>", moves.join(", ")))
+    }
+
+    /// Pickles as the view of its pickled board: `getattr(board, "legal_moves")`.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let getattr = py.import("builtins")?.getattr("getattr")?;
+        (getattr, (self.board.bind(py), "legal_moves")).into_pyobject(py)
     }
 }

@@ -3,7 +3,7 @@
 use pyo3::basic::CompareOp;
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyString, PyTuple};
+use pyo3::types::{PyList, PyString, PyTuple};
 
 use super::error::{CoreError, InvalidMoveError};
 use crate::veletas::{Move, Square};
@@ -12,6 +12,34 @@ use crate::veletas::{Move, Square};
 #[pyclass(name = "Move", module = "veletas._veletas", frozen)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PyMove(pub Move);
+
+impl PyMove {
+    /// A new `Move` object for `m`, left out of the cycle collector.
+    ///
+    /// `PyO3` makes every class a GC type, so each new move would join the
+    /// youngest generation, and building the 1,428 moves of a 10x10 play
+    /// position would run that generation's collection twice, each time
+    /// walking every move made so far. A move holds no reference to any
+    /// object, so it can be in no cycle: untracked, as `CPython` untracks
+    /// tuples of atoms, it costs the collector nothing.
+    pub fn untracked(py: Python<'_>, m: Move) -> PyResult<Bound<'_, PyMove>> {
+        let object = Bound::new(py, PyMove(m))?;
+        // SAFETY: `object` is a live object of a GC type (every `#[pyclass]`
+        // type is one), and untracking such an object is always allowed.
+        unsafe { pyo3::ffi::PyObject_GC_UnTrack(object.as_ptr().cast()) };
+        Ok(object)
+    }
+
+    /// A list of new `Move` objects for `moves`, in order (see
+    /// [`PyMove::untracked`]).
+    pub fn list<'py>(py: Python<'py>, moves: &[Move]) -> PyResult<Bound<'py, PyList>> {
+        let objects = moves
+            .iter()
+            .map(|&m| PyMove::untracked(py, m))
+            .collect::<PyResult<Vec<_>>>()?;
+        PyList::new(py, objects)
+    }
+}
 
 /// `value` (any object with `__index__`) as a square 0..=99; `role` names
 /// it in the message.

@@ -610,6 +610,25 @@ class Board:
         other._stack = list(self._stack) if stack else []
         return other
 
+    def __reduce__(self) -> tuple[object, tuple[str, str, bool, list[str]]]:
+        """Pickles as the position before the first pushed move, the rule
+        options and the pushed moves, which unpickling plays again (the
+        native board pickles the same way)."""
+        start = self.copy()
+        while start._stack:
+            start.pop()
+        moves = [str(move) for move in self.move_stack]
+        rules = self._rules
+        return Board._restore, (start.fen(), rules.setup_rule, rules.shooters_block, moves)
+
+    @classmethod
+    def _restore(cls, fen: str, setup_rule: str, shooters_block: bool, moves: list[str]) -> Board:
+        """The board :meth:`__reduce__` describes (not for direct use)."""
+        board = cls(fen, setup_rule=setup_rule, shooters_block=shooters_block)
+        for text in moves:
+            board.push_str(text)
+        return board
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Board):
             return NotImplemented

@@ -352,6 +352,26 @@ class DecisionState:
         other._destination = self._destination
         return other
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """Pickles as the board at the start of the turn, the swap flag and
+        the partial turn."""
+        fields = (self._board, self._swapped, self._stage, self._origin, self._destination)
+        return DecisionState._restore, fields
+
+    @classmethod
+    def _restore(
+        cls,
+        board: Board,
+        swapped: bool,
+        stage: str,
+        origin: int | None,
+        destination: int | None,
+    ) -> DecisionState:
+        """The state :meth:`__reduce__` describes (not for direct use)."""
+        state = cls(board, swapped=swapped)
+        state._stage, state._origin, state._destination = stage, origin, destination
+        return state
+
     def __copy__(self) -> DecisionState:
         return self.copy()
 
