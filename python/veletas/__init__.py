@@ -37,7 +37,7 @@ _native: ModuleType | None
 try:
     from veletas import _veletas as _native
 except ImportError:  # no compiled extension: the reference serves
-    _native = None  # type: ignore[assignment]
+    _native = None
 
 
 def _installed_version() -> str:
