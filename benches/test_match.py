@@ -28,13 +28,13 @@ def play(players: tuple[str, str], threads: int) -> Callable[[int], object]:
 
 def test_two_threads_against_one(benchmark, report) -> None:
     benchmark.group = "match threads"
-    benchmark.pedantic(play(SEARCH, 2), args=(40,), rounds=1)
+    benchmark.pedantic(play(SEARCH, 2), args=(100,), rounds=1)
     report(
         "match, MCTS 200 playouts a move against itself, 7x7: 2 threads vs 1",
         "2 threads",
-        games_per_second(play(SEARCH, 2), 40),
+        games_per_second(play(SEARCH, 2), 100),
         "1 thread",
-        games_per_second(play(SEARCH, 1), 40),
+        games_per_second(play(SEARCH, 1), 100),
         target=1.8,
     )
 

@@ -968,13 +968,15 @@ def _play(
         disable=None if progress is None else not progress,
         leave=False,
     ) as bar:
+        score = [0.0, 0.0]  # the running score of a match, for the bar
 
         def finished(k: int, result: GameResult) -> None:
             results[k].append(result)
             bar.update(1)
             if len(pairings) == 1:
-                a_points = sum(g.a_points for g in results[0])
-                bar.set_postfix_str(f"A {a_points:g} : B {len(results[0]) - a_points:g}")
+                score[0] += result.a_points
+                score[1] += 1 - result.a_points
+                bar.set_postfix_str(f"A {score[0]:g} : B {score[1]:g}", refresh=False)
 
         runner: Iterable[tuple[int, GameResult]]
         if ray is False:
