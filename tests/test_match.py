@@ -554,7 +554,6 @@ def test_the_round_robin_table(capsys: pytest.CaptureFixture[str]) -> None:
         (["--round-robin", "random"], "--round-robin needs two players or more"),
         (["random", "greedy", "--chunk-size", "4"], "--chunk-size needs --ray"),
         (["random", "greedy", "--save", "/no/such/dir/games.txt"], "no directory '/no/such/dir'"),
-        (["random", "greedy", "--game", "meridians", "--save", "g.txt"], "cannot be written"),
     ],
 )
 def test_command_errors(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
@@ -632,3 +631,19 @@ def test_the_documented_commands_are_valid() -> None:
         args = veletas.cli.build_parser().parse_args(shlex.split(command))
         for player in args.players:
             BotSpec.parse(player)
+
+
+def test_meridians_games_are_saved_as_records(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "meridians.txt"
+    args = ["match", "greedy", "random", "--game", "meridians", "--size", "5-6", "--pie"]
+    assert main([*args, "--games", "4", "--threads", "1", "--save", str(path)]) == 0
+    capsys.readouterr()
+    saved = veletas.records.read(path)
+    assert len(saved) == 4
+    for record in saved:
+        assert record.game == "Meridians"
+        assert record.tags["Pie"] == "true"
+        assert record.board().is_game_over()
+        assert {record.tags["Light"], record.tags["Dark"]} == {"greedy", "random"}

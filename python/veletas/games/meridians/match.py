@@ -1,5 +1,5 @@
 """What a match between two players needs of Meridians: who acts and the
-rules in words. (Meridians games are not written as records yet.)
+rules in words, and the record of a game.
 
 A match speaks of *seats*: seat 0 is the first player, who places the first
 stone, a Light one; seat 1 the second. Without the pie rule the seats hold
@@ -21,8 +21,9 @@ from __future__ import annotations
 from typing import Any
 
 from veletas.games.meridians.types import Color, Phase
+from veletas.records import GameRecord
 
-__all__ = ["describe", "rules", "seat_to_act"]
+__all__ = ["describe", "record", "rules", "seat_to_act"]
 
 
 def seat_to_act(board: Any, swapped: bool) -> int:
@@ -57,3 +58,12 @@ def describe(board: Any) -> str:
     'meridians 5-6, pie rule'
     """
     return f"meridians {board.size}{', pie rule' if board.pie else ''}"
+
+
+def record(board: Any, players: tuple[str, str], swapped: bool, **tags: str) -> GameRecord:
+    """The record of the game on ``board``, with ``players`` the names of
+    the first and second player: ``[Light]`` names the one who held Light in
+    play, the second player after a swap. ``tags`` adds tags."""
+    first, second = players
+    light, dark = (second, first) if swapped else (first, second)
+    return GameRecord.from_board(board, black=light, white=dark, swapped=swapped, **tags)
