@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from veletas.games.meridians.types import Color, Rules, point_name
+from veletas.games.meridians.types import Rules, point_name
 
 if TYPE_CHECKING:
     from veletas.playouts import PlayoutJob, Playouts
@@ -204,11 +204,6 @@ def columns_summary(games: Playouts) -> dict[str, Any]:
         column = stones[:, index] if len(games) else np.zeros(0)
         summary[f"{color}_stones_mean"] = float(column.mean()) if len(games) else float("nan")
     return {"stones": summary}
-
-
-def winner_names() -> tuple[str, str]:
-    """The colours 0 and 1 of :attr:`Playouts.winner`."""
-    return (str(Color.LIGHT), str(Color.DARK))
 
 
 def record(games: Playouts, i: int, moves: list[Any]) -> GameRecord:

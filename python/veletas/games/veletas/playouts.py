@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from veletas.errors import InvalidRulesError
-from veletas.games.veletas.types import SETUP_RULES, VARIANTS, Color, Rules
+from veletas.games.veletas.types import SETUP_RULES, VARIANTS, Rules
 
 if TYPE_CHECKING:
     from veletas.playouts import PlayoutJob, Playouts
@@ -245,11 +245,6 @@ def columns_summary(games: Playouts) -> dict[str, Any]:
             for (black, white), count in sorted(claim_counts(games).items())
         ]
     }
-
-
-def winner_names() -> tuple[str, str]:
-    """The colours 0 and 1 of :attr:`Playouts.winner`."""
-    return (str(Color.BLACK), str(Color.WHITE))
 
 
 def record(games: Playouts, i: int, moves: list[Any]) -> GameRecord:
