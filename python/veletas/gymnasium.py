@@ -3,7 +3,7 @@
 >>> import veletas.gymnasium
 >>> env = veletas.gymnasium.make_vec(8, variant="small", opponent="random", seed=1)
 >>> obs, infos = env.reset(seed=1)
->>> obs.shape, infos["action_mask"].shape, env.single_action_space.n
+>>> obs.shape, infos["action_mask"].shape, int(env.single_action_space.n)
 ((8, 12, 7, 7), (8, 51), 51)
 >>> env.metadata["autoreset_mode"]
 <AutoresetMode.SAME_STEP: 'SameStep'>
