@@ -338,7 +338,7 @@ def plot(curve: list[dict[str, float]], games: int, path: Path) -> None:
     ax.set_xlabel("training time (minutes, compilation included)")
     ax.set_ylabel("win rate vs random (%)")
     ax.set_ylim(0, 100)
-    ax.set_title(f"PPO on Veletas 7x7 against random, {games} greedy games a point")
+    ax.set_title(f"PPO on Veletas 7x7 against random: {games} greedy games a point", fontsize=10)
     ax.grid(alpha=0.3)
     ax.legend(loc="lower right")
     fig.tight_layout()
