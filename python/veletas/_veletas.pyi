@@ -517,7 +517,6 @@ class VectorEnv:
     def __reduce__(self) -> tuple[Any, ...]: ...
     @staticmethod
     def _restore(num_envs: int, kwargs: dict[str, Any], saved: Any) -> Any: ...
-
     @property
     def num_envs(self) -> int:
         """The number of envs."""
@@ -880,7 +879,6 @@ class MeridiansVectorEnv:
     def __reduce__(self) -> tuple[Any, ...]: ...
     @staticmethod
     def _restore(num_envs: int, kwargs: dict[str, Any], saved: Any) -> Any: ...
-
     @property
     def num_envs(self) -> int:
         """The number of envs."""

@@ -29,7 +29,7 @@ Gymnasium is an optional dependency: ``pip install "veletas[gymnasium]"``.
 from __future__ import annotations
 
 import numbers
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -100,7 +100,7 @@ def make_vec(
     )
 
 
-class VeletasVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
+class VeletasVectorEnv(gymnasium.vector.VectorEnv):
     """A native ``VectorEnv`` of any game of :mod:`veletas.games` as a
     Gymnasium ``VectorEnv``; made by :func:`make_vec`.
 
@@ -166,9 +166,9 @@ class VeletasVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         self._fresh = True
         self._obs, self._mask, self._player = self.vector_env.reset()
         if self._opponent is not None:
-            self._obs, self._mask, self._player = self._reply(
-                self._obs, self._mask, self._player
-            )[:3]
+            self._obs, self._mask, self._player = self._reply(self._obs, self._mask, self._player)[
+                :3
+            ]
 
     # ------------------------------------------------------------------
     # Gymnasium's API
@@ -211,9 +211,9 @@ class VeletasVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
             self._episodes[chosen] += 1
         self._fresh = False
         if self._opponent is not None:
-            self._obs, self._mask, self._player = self._reply(
-                self._obs, self._mask, self._player
-            )[:3]
+            self._obs, self._mask, self._player = self._reply(self._obs, self._mask, self._player)[
+                :3
+            ]
         return self._out(self._obs), {"action_mask": self._mask.copy()}
 
     def step(
@@ -292,7 +292,9 @@ class VeletasVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
 
     def _reply(
         self, obs: np.ndarray, mask: np.ndarray, player: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray] | None]:
+    ) -> tuple[
+        np.ndarray, np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray] | None
+    ]:
         """Let the Python opponent act wherever it is to, until the learner is
         to act everywhere; returns the outputs and, if the opponent ended
         episodes, which, with their rewards for the learner and final
@@ -301,7 +303,7 @@ class VeletasVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         native = self.vector_env
         ended = np.zeros(self.num_envs, dtype=np.bool_)
         rewards = np.zeros(self.num_envs, dtype=np.float32)
-        final = np.zeros((self.num_envs, *self.single_observation_space.shape), np.float32)
+        final = np.zeros((self.num_envs, *self.vector_env.observation_shape), np.float32)
         while True:
             seats = self._seats()
             theirs = (player >= 0) & (player != seats)

@@ -29,7 +29,8 @@ fn parse_start(value: &Bound<'_, PyAny>, rules: Rules) -> PyResult<DecisionState
     } else if value.hasattr("fen")? && value.hasattr("move_stack")? {
         // A board of the reference engine: its position string and swap.
         let fen = value.call_method0("fen")?;
-        let position = position_from_fen(fen.cast::<PyString>()?, rules.setup_rule(), rules.lines())?;
+        let position =
+            position_from_fen(fen.cast::<PyString>()?, rules.setup_rule(), rules.lines())?;
         let mut swapped = false;
         for m in value.getattr("move_stack")?.try_iter()? {
             swapped |= m?.getattr("is_swap")?.is_truthy()?;
@@ -256,7 +257,8 @@ impl PyVectorEnv {
         {
             let mut this = env.try_borrow_mut()?;
             let rules = this.rules_core();
-            let opponent = opponent_arg::<DecisionState>(py, opponent.as_ref().filter(|o| !o.is_none()))?;
+            let opponent =
+                opponent_arg::<DecisionState>(py, opponent.as_ref().filter(|o| !o.is_none()))?;
             this.envs
                 .restore(py, opponent, saved, |v| parse_start(v, rules))?;
         }
