@@ -82,8 +82,9 @@ def make_vec(
         greedy and search opponents' choices, ``random_actions``).
     :param start: the position episodes start from: a position string or a
         board, or one per env.
-    :param copy: return new observation arrays every call, rather than a
-        read-only view of the env's buffer that the next call rewrites.
+    :param copy: return new observation and action mask arrays every call,
+        rather than read-only views of the env's buffers that the next call
+        rewrites.
     :raises ValueError: (a :mod:`veletas.errors` type where there is one) for
         a bad game, rule, opponent spec, seat, ``max_steps`` or start.
     """
@@ -214,7 +215,7 @@ class VeletasVectorEnv(gymnasium.vector.VectorEnv):
             self._obs, self._mask, self._player = self._reply(self._obs, self._mask, self._player)[
                 :3
             ]
-        return self._out(self._obs), {"action_mask": self._mask.copy()}
+        return self._out(self._obs), {"action_mask": self._out(self._mask)}
 
     def step(
         self, actions: Any
@@ -225,7 +226,9 @@ class VeletasVectorEnv(gymnasium.vector.VectorEnv):
         actor = self._player.copy()  # the native step rewrites the buffer
         native = self.vector_env
         obs, mask, seat_rewards, terminated, player = native.step(actions)
-        rewards = seat_rewards[self._rows, actor]
+        # The seats' rewards sum to zero: the actor's is seat 0's, signed.
+        # (Cheaper than picking each env's column by fancy indexing.)
+        rewards = seat_rewards[:, 0] * (1 - 2 * actor.astype(np.float32))
         terminations = terminated.copy()
         final_obs = None
         if terminations.any():
@@ -262,7 +265,7 @@ class VeletasVectorEnv(gymnasium.vector.VectorEnv):
                 if self._opponent is not None:
                     obs, mask, player = self._reply(obs, mask, player)[:3]
         self._obs, self._mask, self._player = obs, mask, player
-        infos: dict[str, Any] = {"action_mask": mask.copy()}
+        infos: dict[str, Any] = {"action_mask": self._out(mask)}
         if final_obs is not None:
             done = terminations | truncations
             boxed = np.full(self.num_envs, None, dtype=object)
