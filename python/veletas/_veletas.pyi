@@ -471,8 +471,12 @@ class VectorEnv:
         npt.NDArray[np.bool_],
         npt.NDArray[np.int8],
     ]:
-        """Takes ``actions[k]`` in env ``k``, for every env; returns ``(obs,
-        mask, rewards, terminated, current_player)``.
+        """Takes ``actions[k]`` in env ``k``, for every env (or those where the
+        bool array ``active`` is true; the others' actions are not looked
+        at), and with an opponent its decisions up to the learner's next;
+        returns ``(obs, mask, rewards, terminated, current_player)``. The
+        final observations of the episodes that ended are in
+        :attr:`final_observations`.
 
         :raises IllegalMoveError: naming the env and the action, if an action
             is not legal; no env changes.
@@ -834,8 +838,12 @@ class MeridiansVectorEnv:
         npt.NDArray[np.bool_],
         npt.NDArray[np.int8],
     ]:
-        """Takes ``actions[k]`` in env ``k``, for every env; returns ``(obs,
-        mask, rewards, terminated, current_player)``.
+        """Takes ``actions[k]`` in env ``k``, for every env (or those where the
+        bool array ``active`` is true; the others' actions are not looked
+        at), and with an opponent its decisions up to the learner's next;
+        returns ``(obs, mask, rewards, terminated, current_player)``. The
+        final observations of the episodes that ended are in
+        :attr:`final_observations`.
 
         :raises IllegalMoveError: naming the env and the action, if an action
             is not legal; no env changes.
