@@ -183,7 +183,6 @@ class VeletasVectorEnv(gymnasium.vector.VectorEnv):
         episode 0 of that seed's streams; without, each starts its next
         episode (so episodes do not repeat), except on the first reset,
         which plays episode 0 of the constructor's seed."""
-        super().reset(seed=seed)
         options = dict(options or {})
         mask = options.pop("reset_mask", None)
         start = options.pop("start", None)
@@ -198,6 +197,7 @@ class VeletasVectorEnv(gymnasium.vector.VectorEnv):
                     f"options['reset_mask'] must be a bool array of shape ({self.num_envs},), "
                     f"got dtype {mask.dtype} and shape {mask.shape}"
                 )
+        super().reset(seed=seed)
         if mask is None and seed is None and not self._fresh:
             # Continue with fresh streams: every env starts its next episode.
             mask = np.ones(self.num_envs, dtype=np.bool_)
