@@ -500,3 +500,21 @@ def test_stepping_only_some_envs() -> None:
     assert env.state(0) == before[0]
     assert env.state(2) == before[2]
     assert env.state(1) != before[1]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_decision_state_is_one_start_for_every_env(game: str) -> None:
+    env = make_env(game, 3, seed=1)
+    for _ in range(3):
+        env.step(env.random_actions())
+    state = env.state(0)
+    assert not state.is_terminal()
+    other = make_env(game, 3, start=state)
+    assert all(other.state(k) == state for k in range(3))
+
+
+def test_a_start_in_the_middle_of_a_turn_is_refused() -> None:
+    state = DecisionState(veletas.Board("7/2x4/7/1s5/7/o1s2s1/7 b play 3"))
+    state.apply(state.legal_actions()[0])  # a shooter chosen: mid-turn
+    with pytest.raises(veletas.errors.InvalidFenError, match="middle of a turn"):
+        VectorEnv(2, variant="small", start=state)

@@ -461,8 +461,8 @@ fn bool_mask(
     array.call_method0("tolist")?.extract()
 }
 
-/// The starts of `start`: `None`, one position (a `str` or a board) for
-/// every env, or a sequence of one per env; each read by `parse` and
+/// The starts of `start`: `None`, one position (a `str`, a board or a
+/// decision state) for every env, or a sequence of one per env; each read by `parse` and
 /// refused if the game is over there.
 pub fn starts_arg<'py, G: Game>(
     start: Option<&Bound<'py, PyAny>>,
@@ -482,7 +482,9 @@ pub fn starts_arg<'py, G: Game>(
         }
         Ok(state)
     };
-    let single = start.is_instance_of::<PyString>() || start.hasattr("fen")?;
+    // A board has `fen`, a decision state `board`: one position for all.
+    let single =
+        start.is_instance_of::<PyString>() || start.hasattr("fen")? || start.hasattr("board")?;
     if single {
         return Ok(Some(vec![check(start)?; n]));
     }

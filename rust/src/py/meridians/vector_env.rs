@@ -18,9 +18,9 @@ use crate::py::vector::{
 use crate::vector_env::VectorEnv;
 
 /// The decision a start of an env of `size` and `pie` names: a position
-/// string, a board of either engine, a decision state of the encoding, or a
-/// `(fen, swapped)` pair; refused unless it is of the env's size and pie
-/// option.
+/// string, a board of either engine, a decision state of the encoding, or
+/// (as pickles save them) a `(fen, swapped)` pair; refused unless it is of
+/// the env's size and pie option.
 fn parse_start(value: &Bound<'_, PyAny>, size: Size, pie: bool) -> PyResult<GameState> {
     let state = if value.is_instance_of::<PyString>() {
         GameState::new(position_from_fen(value, pie)?)

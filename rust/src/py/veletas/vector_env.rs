@@ -10,10 +10,10 @@ use super::base;
 use super::board::{Given, PyBoard, parse_setup_rule, position_from_fen};
 use super::decision::PyDecisionState;
 use super::error::CoreError;
-use crate::py::errors::InvalidRulesError;
+use crate::py::errors::{InvalidFenError, InvalidRulesError};
 use crate::py::vector::{Envs, env_args, opponent_arg, python_bool, seat_arg, seat_repr};
 use crate::vector_env::VectorEnv;
-use crate::veletas::{DecisionState, Lines, Position, Rules};
+use crate::veletas::{DecisionState, Lines, Position, Rules, Stage};
 
 /// The decision state a start of an env of `rules` names: a position string
 /// (read under the rules' options), a board of either backend, or a
@@ -98,6 +98,20 @@ fn make_rules<'py>(
     Ok(rules)
 }
 
+/// [`parse_start`], refused in the middle of a turn: the opponents choose
+/// whole turns, from their start.
+fn turn_start(value: &Bound<'_, PyAny>, rules: Rules) -> PyResult<DecisionState> {
+    let state = parse_start(value, rules)?;
+    if state.stage() != Stage::Start {
+        return Err(InvalidFenError::new_err(format!(
+            "start {}: a decision state in the middle of a turn; episodes start at the start \
+             of a turn",
+            value.repr()?
+        )));
+    }
+    Ok(state)
+}
+
 #[pymethods]
 impl PyVectorEnv {
     #[new]
@@ -144,7 +158,7 @@ impl PyVectorEnv {
         let opponent = opponent_arg::<DecisionState>(py, opponent)?;
         let learner_seat = seat_arg(&learner_seat.or(py, 0)?)?;
         let starts = start
-            .map(|s| crate::py::vector::starts_arg(Some(s), num_envs, |v| parse_start(v, rules)))
+            .map(|s| crate::py::vector::starts_arg(Some(s), num_envs, |v| turn_start(v, rules)))
             .transpose()?
             .flatten();
         let start = DecisionState::new(Position::new(rules));
@@ -174,7 +188,7 @@ impl PyVectorEnv {
     ) -> PyResult<Bound<'py, PyTuple>> {
         let rules = self.rules_core();
         self.envs
-            .reset(py, seed, mask, start, |v| parse_start(v, rules))
+            .reset(py, seed, mask, start, |v| turn_start(v, rules))
     }
 
     /// Takes `actions[k]` in env `k`, for every env (or those where `active`
