@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 import veletas
+import veletas.reference
 from veletas.cli import main
 from veletas.playouts import wilson
 
