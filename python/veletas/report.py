@@ -333,11 +333,16 @@ def _plies_figure(data: dict[str, Any], mpl: Any) -> Any:
     )
     if histogram["plies"]:
         axes.axvline(plies["mean"], color="black", linewidth=1.2, label=f"mean {plies['mean']:.1f}")
+        # Labels of quantiles close together step up, so that none covers another.
+        step, last = 0, -math.inf
+        span = max(1.0, plies["max"] - plies["min"]) if plies["max"] is not None else 1.0
         for q, value in plies["quantiles"].items():
+            step = step + 1 if value - last < 0.04 * span else 0
+            last = value
             axes.axvline(value, color="#c44e52", linestyle=":", linewidth=1)
             axes.text(
                 value,
-                axes.get_ylim()[1],
+                axes.get_ylim()[1] * (1 + 0.07 * step),
                 f"{float(q):.0%}",
                 color="#c44e52",
                 fontsize=7,
@@ -348,7 +353,7 @@ def _plies_figure(data: dict[str, Any], mpl: Any) -> Any:
     axes.yaxis.set_major_formatter(mpl.ticker.PercentFormatter(1.0, decimals=1))
     axes.set_xlabel("moves in the game (plies)")
     axes.set_ylabel("share of games")
-    axes.set_title("Game length, with its quantiles", pad=14)
+    axes.set_title("Game length, with its quantiles", pad=24)
     figure.tight_layout()
     return figure
 

@@ -27,6 +27,7 @@ from veletas.playouts import Estimate, Playouts, wilson
 from veletas.report import (
     _estimate,
     _interval,
+    attr,
     join,
     openings,
     percent,
@@ -242,25 +243,25 @@ def hexagon_figure(data: dict[str, Any], mpl: Any) -> Any:
         name = point_name(r * 14 + c)
         cell = cells.get(name)
         face = "#eeeeee" if cell is None else colours(norm(cell["rate"]))
-        axes.add_patch(
-            mpl.patches.RegularPolygon(
-                (x, y), 6, radius=radius, orientation=0, facecolor=face, edgecolor="white"
-            )
+        hexagon = mpl.patches.RegularPolygon(
+            (x, y), 6, radius=radius, orientation=0, facecolor=face, edgecolor="white"
         )
+        hexagon.set_gid(f"point-{name}")  # the cell's <g> in the SVG names its point
+        axes.add_patch(hexagon)
         if cell is None:
             continue
         if cell["differs"]:
-            axes.add_patch(
-                mpl.patches.RegularPolygon(
-                    (x, y),
-                    6,
-                    radius=radius * 0.86,
-                    orientation=0,
-                    fill=False,
-                    edgecolor="black",
-                    linewidth=1.4,
-                )
+            outline = mpl.patches.RegularPolygon(
+                (x, y),
+                6,
+                radius=radius * 0.86,
+                orientation=0,
+                fill=False,
+                edgecolor="black",
+                linewidth=1.4,
             )
+            outline.set_gid(f"outlined-{name}")
+            axes.add_patch(outline)
         ink = "white" if abs(cell["rate"] - overall) > 0.6 * spread else "black"
         axes.text(x, y + 0.14, name, ha="center", va="center", fontsize=text_size * 0.8, color=ink)
         axes.text(
@@ -306,8 +307,8 @@ def pie_note(rules: Any) -> str:
     """How the pie rule works, for the page."""
     if rules.pie:
         return (
-            "Light places the first stone and Dark the second; Light may then swap "
-            "colours (and becomes the second player) or keep them."
+            "The first player places a Light stone, then a Dark stone; the second "
+            "player, holding Dark, then swaps colours or keeps them."
         )
     return "These games are played without the pie rule: no swap is possible."
 
@@ -331,7 +332,8 @@ def sections(data: dict[str, Any], figure: Callable[[str, Any], str]) -> list[st
     ):
         estimate = ending[key]
         parts.append(
-            f'<tr data-key="{key}"><th>{label}</th><td class="n">{percent(estimate["rate"])}</td>'
+            f'<tr data-key="{key}" data-values="{attr(estimate)}"><th>{label}</th>'
+            f'<td class="n">{percent(estimate["rate"])}</td>'
             f'<td class="n">{percent(estimate["low"])} .. {percent(estimate["high"])}</td>'
             f'<td class="n">{estimate["games"]:,}</td></tr>'
         )
