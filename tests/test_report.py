@@ -91,9 +91,7 @@ def veletas_games() -> veletas.Playouts:
 
 
 @pytest.fixture(scope="module")
-def veletas_page(
-    veletas_games: veletas.Playouts, tmp_path_factory: pytest.TempPathFactory
-) -> Page:
+def veletas_page(veletas_games: veletas.Playouts, tmp_path_factory: pytest.TempPathFactory) -> Page:
     return build(veletas_games, tmp_path_factory.mktemp("report"))
 
 
@@ -350,9 +348,10 @@ def test_meridians_endings_are_those_of_the_arrays(
     assert_estimate(stones["endings"]["no_placement"], int((~emptied).sum()), n)
     assert page.rows["ended_without_stones"] == stones["endings"]["no_stones_left"]
     left = stones["winner_left"]
-    for count, a, b in zip(left["stones"], left["no_stones_left"], left["no_placement"], strict=True):
-        assert a == int(((won == count) & emptied).sum()), count
-        assert b == int(((won == count) & ~emptied).sum()), count
+    columns = zip(left["stones"], left["no_stones_left"], left["no_placement"], strict=True)
+    for count, emptying, blocking in columns:
+        assert emptying == int(((won == count) & emptied).sum()), count
+        assert blocking == int(((won == count) & ~emptied).sum()), count
     assert sum(left["no_stones_left"]) + sum(left["no_placement"]) == n
     assert close(stones["light_mean"], float(games.stones[:, 0].mean()))
     assert close(stones["dark_mean"], float(games.stones[:, 1].mean()))
@@ -400,8 +399,7 @@ def test_meridians_first_points_are_those_of_the_moves(
 def test_the_meridians_heatmap_is_drawn_on_the_hexagon(meridians_page: Page) -> None:
     root = ET.fromstring(meridians_page.svgs["first-stone"])
     texts = [
-        "".join(element.itertext())
-        for element in root.iter("{http://www.w3.org/2000/svg}text")
+        "".join(element.itertext()) for element in root.iter("{http://www.w3.org/2000/svg}text")
     ]
     # Every point opened on is named in its cell, with its rate and its games.
     for cell in meridians_page.figures["first-stone"]["points"]:
@@ -418,6 +416,7 @@ def test_the_meridians_heatmap_is_drawn_on_the_hexagon(meridians_page: Page) -> 
     assert {key.removeprefix("outlined-") for key in groups if key.startswith("outlined-")} == (
         outlined
     )
+
     def corners(key: str) -> list[tuple[float, float]]:
         (path,) = groups[key].iter(f"{svg}path")
         values = [float(v) for v in re.sub("[MLz]", " ", path.get("d", "")).split()]

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import datetime
 import html
+import importlib
 import io
 import json
 import math
 import os
-import importlib
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path

@@ -82,7 +82,8 @@ def placements(games: Playouts) -> np.ndarray:
     assert games.moves is not None
     assert games.offsets is not None
     placed = np.concatenate([[0], np.cumsum(games.moves >= 0)])
-    return (placed[games.offsets[1:]] - placed[games.offsets[:-1]]).astype(np.int32)
+    counts: np.ndarray = placed[games.offsets[1:]] - placed[games.offsets[:-1]]
+    return counts.astype(np.int32)
 
 
 class Tally:
@@ -134,9 +135,7 @@ class Tally:
                         wilson(int(np.count_nonzero(emptied)), len(emptied))
                     )
                     | {"games": int(np.count_nonzero(emptied))},
-                    "no_placement": _estimate(
-                        wilson(int(np.count_nonzero(~emptied)), len(emptied))
-                    )
+                    "no_placement": _estimate(wilson(int(np.count_nonzero(~emptied)), len(emptied)))
                     | {"games": int(np.count_nonzero(~emptied))},
                 },
             }
@@ -265,12 +264,22 @@ def hexagon_figure(data: dict[str, Any], mpl: Any) -> Any:
         ink = "white" if abs(cell["rate"] - overall) > 0.6 * spread else "black"
         axes.text(x, y + 0.14, name, ha="center", va="center", fontsize=text_size * 0.8, color=ink)
         axes.text(
-            x, y - 0.02, f"{cell['rate']:.1%}", ha="center", va="center", fontsize=text_size,
+            x,
+            y - 0.02,
+            f"{cell['rate']:.1%}",
+            ha="center",
+            va="center",
+            fontsize=text_size,
             color=ink,
         )
         axes.text(
-            x, y - 0.19, short(cell["games"]), ha="center", va="center",
-            fontsize=text_size * 0.8, color=ink,
+            x,
+            y - 0.19,
+            short(cell["games"]),
+            ha="center",
+            va="center",
+            fontsize=text_size * 0.8,
+            color=ink,
         )
     xs = [c - r / 2 for c, r in points]
     axes.set_xlim(min(xs) - 0.8, max(xs) + 0.8)
@@ -381,7 +390,7 @@ def _openings_table(data: dict[str, Any]) -> str:
     ]
     for cell in cells:
         lines.append(
-            f"<tr><td>{cell['square']}</td><td class=\"n\">{percent(cell['rate'])}</td>"
+            f'<tr><td>{cell["square"]}</td><td class="n">{percent(cell["rate"])}</td>'
             f'<td class="n">{percent(cell["low"])} .. {percent(cell["high"])}</td>'
             f'<td class="n">{cell["games"]:,}</td><td>{"yes" if cell["differs"] else ""}</td></tr>'
         )

@@ -327,7 +327,7 @@ def code_text(code: int) -> str:
     ``d4-d7/f9`` or ``swap``.
 
     >>> code_text(0x22254D), code_text(0x1FFFF22)
-    'e4-h4/h8', '*e4'
+    ('e4-h4/h8', '*e4')
     """
     from veletas.games.veletas.types import SQUARE_NAMES
 

@@ -114,13 +114,11 @@ def first_square(games: Playouts, kind: int) -> np.ndarray:
     return found
 
 
-
 def _claim_matrix(claims: np.ndarray) -> dict[str, Any]:
     top = int(claims.max()) + 1 if len(claims) else 1
     matrix = np.zeros((top, top), np.int64)
     np.add.at(matrix, (claims[:, 0].astype(np.int64), claims[:, 1].astype(np.int64)), 1)
     return {"games": matrix.tolist()}  # [black][white]
-
 
 
 def _openings(
@@ -145,7 +143,6 @@ def _from_setup_start(games: Playouts) -> bool:
     shooter and first stone are the openings' first placements)."""
     fields = games.start.split()
     return len(fields) > 2 and fields[2] == "setup" and set(fields[0]) <= set("/0123456789")
-
 
 
 def _claims_figure(data: dict[str, Any], mpl: Any) -> Any:
@@ -253,7 +250,6 @@ def _board_figure(data: dict[str, Any], title: str, mpl: Any) -> Any:
     return figure
 
 
-
 def _openings_table(data: dict[str, Any]) -> str:
     lines = [
         '<table id="openings"><tr><th>first</th><th>square</th><th>first player wins</th>'
@@ -289,8 +285,6 @@ def rules_text(rules: Any) -> str:
     return f"{variant} ({size}x{size}, {shooters} shooters, {setup} setup{extra})"
 
 
-
-
 def figures(data: dict[str, Any], mpl: Any) -> dict[str, Any]:
     """The game's own figures of the report's numbers."""
     out = {"claims": _claims_figure(data, mpl)}
@@ -307,8 +301,7 @@ def pie_note(rules: Any) -> str:
     """How the pie rule works, for the page."""
     del rules
     return (
-        "The first player places Black's first shooter and stone; the second may then "
-        "swap colours."
+        "The first player places Black's first shooter and stone; the second may then swap colours."
     )
 
 
@@ -343,8 +336,7 @@ def metric_rows(metrics: dict[str, Any]) -> list[tuple[str, str, str, Any]]:
         return []
     decided = metrics["decided_by_one_move"]
     what = (
-        "share of games whose winner was two or more claims short of the win before "
-        "the last move"
+        "share of games whose winner was two or more claims short of the win before the last move"
     )
     if decided["every"] > 1:
         what += f" (replayed: {decided['games']:,} games, every {decided['every']:,}th)"
