@@ -2,8 +2,9 @@
 
 A dataset holds one row per game of a playout run: its index, the per-game
 columns of :class:`~veletas.Playouts` (for Veletas ``winner``, ``swapped``,
-``plies`` and ``claims``) and, for a recorded run, its moves as integer codes
-(:func:`decode_moves`). The schema's metadata says what the rows are: the
+``plies`` and ``claims``; for Meridians ``stones`` in place of ``claims``)
+and, for a recorded run, its moves as integer codes of the game
+(:func:`decode_moves` for Veletas). The schema's metadata says what the rows are: the
 game, its rules, the start position, the seed, the policy and the veletas
 version (:func:`read_metadata`). pandas, polars and DuckDB open the file as
 it is.
