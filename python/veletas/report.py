@@ -468,7 +468,6 @@ table { border-collapse: collapse; margin: .6rem 0; font-size: .9rem; }
 td, th { padding: .15rem .7rem; border-bottom: 1px solid #eee; text-align: left; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 figure { margin: .8rem 0; } figure svg { width: 100%; height: auto; }
-#figure-claims svg { width: 60%; }
 .boards { display: flex; flex-wrap: wrap; gap: 1rem; } .boards figure { flex: 1 1 22rem; }
 .note { color: #555; font-size: .88rem; }
 """
@@ -494,7 +493,7 @@ def _page(
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         f"<title>{html.escape(title)}</title>",
-        f"<style>{_CSS}</style></head><body>",
+        f"<style>{_CSS}{game_room.CSS}</style></head><body>",
         f"<h1>{html.escape(title)}</h1>",
         f'<p class="note">A veletas report. Every proportion is given with its Wilson '
         f"95% interval. Written {datetime.date.today().isoformat()}.</p>",

@@ -53,6 +53,8 @@ FIGURES = ("stones", "first-stone")
 _SIZES = {"5-6": (5, 6), "6-7": (6, 7), "7-8": (7, 8)}
 _ROOT3 = math.sqrt(3)
 _LISTED = 6  # points listed at each end of the openings table
+CSS = "#figure-first-stone svg { width: 85%; display: block; margin: 0 auto; }\n"
+"""The page's style for this game's figures: the hexagon a little narrower than the page."""
 
 
 def board_points(size: str) -> list[tuple[int, int]]:

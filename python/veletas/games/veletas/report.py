@@ -28,6 +28,8 @@ COLORS = ("black", "white")
 FIGURES = ("claims", "first-shooter", "first-stone")
 """The figures of this game (the openings need a recorded run from the start)."""
 _LISTED = 5  # squares listed at each end of the openings table
+CSS = "#figure-claims svg { width: 60%; }\n"
+"""The page's style for this game's figures."""
 
 
 class Tally:
