@@ -38,7 +38,9 @@ def test_gymnasium_checks_pass(game: str, opponent: str | None) -> None:
     assert isinstance(env, gymnasium.vector.VectorEnv)
     assert env.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
     passive_env_checker.check_space(
-        env.single_observation_space, "observation", passive_env_checker._check_box_observation_space
+        env.single_observation_space,
+        "observation",
+        passive_env_checker._check_box_observation_space,
     )
     passive_env_checker.check_space(
         env.single_action_space, "action", passive_env_checker._check_box_action_space
@@ -79,14 +81,14 @@ def test_steps_are_deterministic_for_a_seed(game: str) -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_rewards_are_the_learners_against_an_opponent(game: str) -> None:
     env = vec(game, 6, opponent="random", learner_seat="alternate", seed=4)
-    obs, infos = env.reset(seed=4)
+    env.reset(seed=4)
     native = env.vector_env
     results = []
     for _ in range(200):
         seats = [native.seat(k) for k in range(6)]
         states = [env.state(k) for k in range(6)]
         assert all(state.seat_to_act == seat for state, seat in zip(states, seats, strict=True))
-        obs, rewards, terminations, truncations, infos = env.step(native.random_actions())
+        _obs, rewards, terminations, _truncations, _infos = env.step(native.random_actions())
         for k in range(6):
             if terminations[k]:
                 # The final observation is drawn for the seat to act there,
@@ -95,20 +97,21 @@ def test_rewards_are_the_learners_against_an_opponent(game: str) -> None:
                 results.append(rewards[k])
             else:
                 assert rewards[k] == 0.0
-    assert results and set(results) == {-1.0, 1.0}
+    assert results
+    assert set(results) == {-1.0, 1.0}
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_self_play_rewards_are_for_the_seat_that_acted(game: str) -> None:
     env = vec(game, 4, seed=2)
-    obs, infos = env.reset()
+    _, infos = env.reset()
     rng = np.random.default_rng(3)
     states = [env.state(k) for k in range(4)]
     ended = 0
     for _ in range(300):
         actors = [state.seat_to_act for state in states]
         actions = legal(rng, infos["action_mask"])
-        obs, rewards, terminations, truncations, infos = env.step(actions)
+        _obs, rewards, terminations, _truncations, infos = env.step(actions)
         for k in range(4):
             states[k].apply(int(actions[k]))
             if terminations[k]:
@@ -130,7 +133,7 @@ def test_final_observations_follow_same_step_autoreset(game: str) -> None:
     truncated = terminated = 0
     for _ in range(120):
         actions = legal(rng, infos["action_mask"])
-        obs, rewards, terminations, truncations, infos = env.step(actions)
+        obs, _rewards, terminations, truncations, infos = env.step(actions)
         done = terminations | truncations
         if done.any():
             np.testing.assert_array_equal(infos["_final_obs"], done)
@@ -154,13 +157,13 @@ def test_final_observations_follow_same_step_autoreset(game: str) -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_reset_mask_resets_only_those_envs(game: str) -> None:
     env = vec(game, 4, seed=1)
-    obs, infos = env.reset(seed=1)
+    _, infos = env.reset(seed=1)
     rng = np.random.default_rng(0)
     for _ in range(5):
-        obs, _, _, _, infos = env.step(legal(rng, infos["action_mask"]))
+        _, _, _, _, infos = env.step(legal(rng, infos["action_mask"]))
     before = [env.state(k) for k in range(4)]
     mask = np.array([False, True, True, False])
-    obs, infos = env.reset(options={"reset_mask": mask})
+    _obs, infos = env.reset(options={"reset_mask": mask})
     fresh = vec(game, 1).state(0)
     for k in range(4):
         assert env.state(k) == (fresh if mask[k] else before[k])
@@ -180,16 +183,17 @@ def test_a_callable_opponent_plays_the_other_seat() -> None:
         return np.argmax(mask, axis=1)
 
     env = make_vec(4, variant="small", opponent=first_legal, learner_seat="alternate", seed=0)
-    obs, infos = env.reset(seed=0)
+    _, infos = env.reset(seed=0)
     assert calls, "the opponent opened in the envs where the learner is seat 1"
     rng = np.random.default_rng(0)
     results = []
     for _ in range(300):
         seats = env._seats()
         assert all(env.state(k).seat_to_act == seats[k] for k in range(4))
-        obs, rewards, terminations, truncations, infos = env.step(legal(rng, infos["action_mask"]))
+        _, rewards, terminations, _, infos = env.step(legal(rng, infos["action_mask"]))
         results.extend(rewards[terminations].tolist())
-    assert set(results) <= {-1.0, 1.0} and results
+    assert set(results) <= {-1.0, 1.0}
+    assert results
 
 
 def test_make_vec_refuses_bad_arguments() -> None:
@@ -204,13 +208,16 @@ def test_make_vec_refuses_bad_arguments() -> None:
 
 
 def test_the_documented_interface() -> None:
-    env = make_vec(8, game="veletas", variant="small", opponent="random", learner_seat="alternate", seed=3)
+    env = make_vec(
+        8, game="veletas", variant="small", opponent="random", learner_seat="alternate", seed=3
+    )
     obs, infos = env.reset(seed=3)
     assert env.single_observation_space.shape == (12, 7, 7)
     assert env.single_action_space.n == 51
     actions = legal(np.random.default_rng(0), infos["action_mask"])
-    obs, rew, term, trunc, infos = env.step(actions)
-    assert obs.shape == (8, 12, 7, 7) and rew.dtype == np.float32
+    obs, rew, _term, _trunc, infos = env.step(actions)
+    assert obs.shape == (8, 12, 7, 7)
+    assert rew.dtype == np.float32
     assert copy.deepcopy(infos["action_mask"]).shape == (8, 51)
 
 

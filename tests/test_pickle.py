@@ -232,14 +232,23 @@ VECTOR_ENVS = [
         id="veletas-greedy",
     ),
     pytest.param(
-        {"variant": "small", "opponent": "random", "learner_seat": 1,
-         "start": "7/2x4/7/1s5/7/o1s2s1/7 b play 3"},
+        {
+            "variant": "small",
+            "opponent": "random",
+            "learner_seat": 1,
+            "start": "7/2x4/7/1s5/7/o1s2s1/7 b play 3",
+        },
         id="veletas-random-start",
     ),
     pytest.param({"game": "meridians", "size": "5-6"}, id="meridians"),
     pytest.param(
-        {"game": "meridians", "size": "5-6", "pie": True, "opponent": "greedy",
-         "learner_seat": "alternate"},
+        {
+            "game": "meridians",
+            "size": "5-6",
+            "pie": True,
+            "opponent": "greedy",
+            "learner_seat": "alternate",
+        },
         id="meridians-greedy",
     ),
 ]

@@ -329,7 +329,7 @@ def decisions_of(game: str, board: object) -> list[tuple[object, int]]:
 def test_the_random_opponent_plays_the_playout_games(game: str, learner_seat: object) -> None:
     n, seed = 3, 12
     env = make_env(game, n, seed=seed, opponent="random", learner_seat=learner_seat)
-    obs, mask, player = env.reset()
+    _, _, player = env.reset()
     games = playout_games(game, 4 * n, seed)
     seen: list[list[object]] = [[] for _ in range(n)]
     episodes = [0] * n
@@ -337,7 +337,7 @@ def test_the_random_opponent_plays_the_playout_games(game: str, learner_seat: ob
         for k in range(n):
             assert player[k] == env.seat(k)
             seen[k].append(env.state(k))
-        obs, mask, rewards, terminated, player = env.step(env.random_actions())
+        _obs, _mask, rewards, terminated, player = env.step(env.random_actions())
         for k in np.flatnonzero(terminated):
             index = episodes[k] * n + k
             seat = learner_seat if learner_seat != "alternate" else (episodes[k] + k) % 2
@@ -349,7 +349,8 @@ def test_the_random_opponent_plays_the_playout_games(game: str, learner_seat: ob
             final = decisions[-1][0]
             np.testing.assert_array_equal(env.final_observations[k], final.observation())
             winner_seat = int(final.winner) ^ int(final.swapped)
-            assert rewards[k, winner_seat] == 1.0 and rewards[k, 1 - winner_seat] == -1.0
+            assert rewards[k, winner_seat] == 1.0
+            assert rewards[k, 1 - winner_seat] == -1.0
             seen[k] = []
             episodes[k] += 1
             assert env.episode(k) == episodes[k]
@@ -359,11 +360,11 @@ def test_the_random_opponent_plays_the_playout_games(game: str, learner_seat: ob
 @pytest.mark.parametrize("opponent", ["greedy", "mcts:iterations=30"])
 def test_built_in_opponents_leave_only_the_learners_decisions(game: str, opponent: str) -> None:
     env = make_env(game, 4, seed=2, opponent=opponent, learner_seat="alternate")
-    obs, mask, player = env.reset()
+    _, _, player = env.reset()
     ended = 0
     for _ in range(60):
         assert all(player[k] == env.seat(k) for k in range(4))
-        obs, mask, rewards, terminated, player = env.step(env.random_actions())
+        _obs, _mask, rewards, terminated, player = env.step(env.random_actions())
         for k in np.flatnonzero(terminated):
             ended += 1
             assert sorted(rewards[k].tolist()) == [-1.0, 1.0]
@@ -382,7 +383,7 @@ def test_final_observations_match_a_decision_state_replay(game: str) -> None:
     ended = 0
     for _ in range(300):
         actions = uniform_masked(rng, np.stack([s.action_mask() for s in states]))
-        obs, mask, rewards, terminated, player = env.step(actions)
+        _obs, _mask, _rewards, terminated, _player = env.step(actions)
         for k in range(n):
             states[k].apply(int(actions[k]))
             if terminated[k]:
@@ -405,16 +406,20 @@ def test_a_masked_reset_resets_only_the_masked_envs(game: str) -> None:
     episodes = [env.episode(k) for k in range(n)]
     fresh = make_env(game, 1).state(0)
     mask = np.array([True, False, True, False])
-    obs, _, player = env.reset(mask=mask)
+    obs, _, _player = env.reset(mask=mask)
     for k in range(n):
         if mask[k]:
-            assert env.state(k) == fresh and env.episode(k) == episodes[k] + 1
+            assert env.state(k) == fresh
+            assert env.episode(k) == episodes[k] + 1
         else:
-            assert env.state(k) == before[k] and env.episode(k) == episodes[k]
+            assert env.state(k) == before[k]
+            assert env.episode(k) == episodes[k]
         np.testing.assert_array_equal(obs[k], env.state(k).observation())
     # With a seed, the masked envs start episode 0 of the new seed.
     env.reset(seed=9, mask=mask)
-    assert env.seed == 9 and env.episode(0) == 0 and env.episode(1) == episodes[1]
+    assert env.seed == 9
+    assert env.episode(0) == 0
+    assert env.episode(1) == episodes[1]
 
 
 def test_episodes_start_from_the_given_positions() -> None:
@@ -460,7 +465,9 @@ def test_meridians_episodes_start_from_the_given_positions() -> None:
         ({"start": 7}, TypeError, "start must be"),
     ],
 )
-def test_bad_options_are_refused_by_name(options: dict[str, object], error: type, match: str) -> None:
+def test_bad_options_are_refused_by_name(
+    options: dict[str, object], error: type, match: str
+) -> None:
     with pytest.raises(error, match=match):
         VectorEnv(2, variant="small", **options)  # type: ignore[call-overload]
 
@@ -490,5 +497,24 @@ def test_stepping_only_some_envs() -> None:
     actions = env.random_actions()
     active = np.array([False, True, False])
     env.step(np.where(active, actions, 9999), active=active)
-    assert env.state(0) == before[0] and env.state(2) == before[2]
+    assert env.state(0) == before[0]
+    assert env.state(2) == before[2]
     assert env.state(1) != before[1]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_decision_state_is_one_start_for_every_env(game: str) -> None:
+    env = make_env(game, 3, seed=1)
+    for _ in range(3):
+        env.step(env.random_actions())
+    state = env.state(0)
+    assert not state.is_terminal()
+    other = make_env(game, 3, start=state)
+    assert all(other.state(k) == state for k in range(3))
+
+
+def test_a_start_in_the_middle_of_a_turn_is_refused() -> None:
+    state = DecisionState(veletas.Board("7/2x4/7/1s5/7/o1s2s1/7 b play 3"))
+    state.apply(state.legal_actions()[0])  # a shooter chosen: mid-turn
+    with pytest.raises(veletas.errors.InvalidFenError, match="middle of a turn"):
+        VectorEnv(2, variant="small", start=state)

@@ -471,8 +471,12 @@ class VectorEnv:
         npt.NDArray[np.bool_],
         npt.NDArray[np.int8],
     ]:
-        """Takes ``actions[k]`` in env ``k``, for every env; returns ``(obs,
-        mask, rewards, terminated, current_player)``.
+        """Takes ``actions[k]`` in env ``k``, for every env (or those where the
+        bool array ``active`` is true; the others' actions are not looked
+        at), and with an opponent its decisions up to the learner's next;
+        returns ``(obs, mask, rewards, terminated, current_player)``. The
+        final observations of the episodes that ended are in
+        :attr:`final_observations`.
 
         :raises IllegalMoveError: naming the env and the action, if an action
             is not legal; no env changes.
@@ -517,7 +521,6 @@ class VectorEnv:
     def __reduce__(self) -> tuple[Any, ...]: ...
     @staticmethod
     def _restore(num_envs: int, kwargs: dict[str, Any], saved: Any) -> Any: ...
-
     @property
     def num_envs(self) -> int:
         """The number of envs."""
@@ -835,8 +838,12 @@ class MeridiansVectorEnv:
         npt.NDArray[np.bool_],
         npt.NDArray[np.int8],
     ]:
-        """Takes ``actions[k]`` in env ``k``, for every env; returns ``(obs,
-        mask, rewards, terminated, current_player)``.
+        """Takes ``actions[k]`` in env ``k``, for every env (or those where the
+        bool array ``active`` is true; the others' actions are not looked
+        at), and with an opponent its decisions up to the learner's next;
+        returns ``(obs, mask, rewards, terminated, current_player)``. The
+        final observations of the episodes that ended are in
+        :attr:`final_observations`.
 
         :raises IllegalMoveError: naming the env and the action, if an action
             is not legal; no env changes.
@@ -880,7 +887,6 @@ class MeridiansVectorEnv:
     def __reduce__(self) -> tuple[Any, ...]: ...
     @staticmethod
     def _restore(num_envs: int, kwargs: dict[str, Any], saved: Any) -> Any: ...
-
     @property
     def num_envs(self) -> int:
         """The number of envs."""

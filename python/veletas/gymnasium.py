@@ -29,7 +29,7 @@ Gymnasium is an optional dependency: ``pip install "veletas[gymnasium]"``.
 from __future__ import annotations
 
 import numbers
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -82,8 +82,9 @@ def make_vec(
         greedy and search opponents' choices, ``random_actions``).
     :param start: the position episodes start from: a position string or a
         board, or one per env.
-    :param copy: return new observation arrays every call, rather than a
-        read-only view of the env's buffer that the next call rewrites.
+    :param copy: return new observation and action mask arrays every call,
+        rather than read-only views of the env's buffers that the next call
+        rewrites.
     :raises ValueError: (a :mod:`veletas.errors` type where there is one) for
         a bad game, rule, opponent spec, seat, ``max_steps`` or start.
     """
@@ -100,7 +101,7 @@ def make_vec(
     )
 
 
-class VeletasVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
+class VeletasVectorEnv(gymnasium.vector.VectorEnv):
     """A native ``VectorEnv`` of any game of :mod:`veletas.games` as a
     Gymnasium ``VectorEnv``; made by :func:`make_vec`.
 
@@ -166,9 +167,9 @@ class VeletasVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         self._fresh = True
         self._obs, self._mask, self._player = self.vector_env.reset()
         if self._opponent is not None:
-            self._obs, self._mask, self._player = self._reply(
-                self._obs, self._mask, self._player
-            )[:3]
+            self._obs, self._mask, self._player = self._reply(self._obs, self._mask, self._player)[
+                :3
+            ]
 
     # ------------------------------------------------------------------
     # Gymnasium's API
@@ -182,7 +183,6 @@ class VeletasVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         episode 0 of that seed's streams; without, each starts its next
         episode (so episodes do not repeat), except on the first reset,
         which plays episode 0 of the constructor's seed."""
-        super().reset(seed=seed)
         options = dict(options or {})
         mask = options.pop("reset_mask", None)
         start = options.pop("start", None)
@@ -197,6 +197,7 @@ class VeletasVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
                     f"options['reset_mask'] must be a bool array of shape ({self.num_envs},), "
                     f"got dtype {mask.dtype} and shape {mask.shape}"
                 )
+        super().reset(seed=seed)
         if mask is None and seed is None and not self._fresh:
             # Continue with fresh streams: every env starts its next episode.
             mask = np.ones(self.num_envs, dtype=np.bool_)
@@ -211,10 +212,10 @@ class VeletasVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
             self._episodes[chosen] += 1
         self._fresh = False
         if self._opponent is not None:
-            self._obs, self._mask, self._player = self._reply(
-                self._obs, self._mask, self._player
-            )[:3]
-        return self._out(self._obs), {"action_mask": self._mask.copy()}
+            self._obs, self._mask, self._player = self._reply(self._obs, self._mask, self._player)[
+                :3
+            ]
+        return self._out(self._obs), {"action_mask": self._out(self._mask)}
 
     def step(
         self, actions: Any
@@ -225,7 +226,9 @@ class VeletasVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         actor = self._player.copy()  # the native step rewrites the buffer
         native = self.vector_env
         obs, mask, seat_rewards, terminated, player = native.step(actions)
-        rewards = seat_rewards[self._rows, actor]
+        # The seats' rewards sum to zero: the actor's is seat 0's, signed.
+        # (Cheaper than picking each env's column by fancy indexing.)
+        rewards = seat_rewards[:, 0] * (1 - 2 * actor.astype(np.float32))
         terminations = terminated.copy()
         final_obs = None
         if terminations.any():
@@ -262,7 +265,7 @@ class VeletasVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
                 if self._opponent is not None:
                     obs, mask, player = self._reply(obs, mask, player)[:3]
         self._obs, self._mask, self._player = obs, mask, player
-        infos: dict[str, Any] = {"action_mask": mask.copy()}
+        infos: dict[str, Any] = {"action_mask": self._out(mask)}
         if final_obs is not None:
             done = terminations | truncations
             boxed = np.full(self.num_envs, None, dtype=object)
@@ -292,7 +295,9 @@ class VeletasVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
 
     def _reply(
         self, obs: np.ndarray, mask: np.ndarray, player: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray] | None]:
+    ) -> tuple[
+        np.ndarray, np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray] | None
+    ]:
         """Let the Python opponent act wherever it is to, until the learner is
         to act everywhere; returns the outputs and, if the opponent ended
         episodes, which, with their rewards for the learner and final
@@ -301,7 +306,7 @@ class VeletasVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         native = self.vector_env
         ended = np.zeros(self.num_envs, dtype=np.bool_)
         rewards = np.zeros(self.num_envs, dtype=np.float32)
-        final = np.zeros((self.num_envs, *self.single_observation_space.shape), np.float32)
+        final = np.zeros((self.num_envs, *self.vector_env.observation_shape), np.float32)
         while True:
             seats = self._seats()
             theirs = (player >= 0) & (player != seats)

@@ -343,7 +343,14 @@ where
     /// self-play (no opponent). Nothing is written until the first
     /// [`VectorEnv::reset`].
     pub fn new(start: G, num_envs: usize, seed: u64, auto_reset: bool) -> VectorEnv<G> {
-        VectorEnv::with_opponent(start, num_envs, seed, auto_reset, None, LearnerSeat::Fixed(0))
+        VectorEnv::with_opponent(
+            start,
+            num_envs,
+            seed,
+            auto_reset,
+            None,
+            LearnerSeat::Fixed(0),
+        )
     }
 
     /// [`VectorEnv::new`] with an opponent that plays every seat but the
@@ -373,8 +380,12 @@ where
             opponent,
             learner_seat,
             update: false,
+            finals: FinalRows {
+                base: core::ptr::null_mut(),
+                row_len: 0,
+            },
         };
-        // The opponents play only at a reset.
+        // The opponents play only at a reset (nothing is written here).
         let (slots, decisions) = (0..num_envs).map(|k| ctx.fresh(k, 0)).unzip();
         VectorEnv {
             starts,
@@ -709,15 +720,18 @@ where
             opponent: self.opponent,
             learner_seat: self.learner_seat,
             update: update && self.written == Some(address),
+            finals: FinalRows {
+                base: out.final_observations.as_mut_ptr(),
+                row_len: obs_len,
+            },
         };
         self.written = Some(address);
-        let row = |(((((observation, mask), rewards), terminated), current_player), last)| Row {
+        let row = |((((observation, mask), rewards), terminated), current_player)| Row {
             observation,
             mask,
             rewards,
             terminated,
             current_player,
-            final_observation: last,
         };
         let step = |(k, ((slot, decision), mut row)): (usize, (Env<'_, G>, Row<'_>))| {
             ctx.step_slot(k, slot, decision, act(k), &mut row);
@@ -730,7 +744,6 @@ where
                 .zip(out.rewards.par_chunks_mut(2))
                 .zip(out.terminated.par_iter_mut())
                 .zip(out.current_player.par_iter_mut())
-                .zip(out.final_observations.par_chunks_mut(obs_len))
                 .map(row);
             self.slots
                 .par_iter_mut()
@@ -745,7 +758,6 @@ where
                 .zip(out.rewards.chunks_mut(2))
                 .zip(out.terminated.iter_mut())
                 .zip(out.current_player.iter_mut())
-                .zip(out.final_observations.chunks_mut(obs_len))
                 .map(row);
             (self.slots.iter_mut().zip(self.decisions.iter_mut()))
                 .zip(rows)
@@ -778,6 +790,8 @@ struct Context<'a, G> {
     learner_seat: LearnerSeat,
     /// Whether the observations hold those of the slots' `shown` states.
     update: bool,
+    /// Where the final observations go.
+    finals: FinalRows,
 }
 
 /// One env's part of the outputs.
@@ -787,15 +801,46 @@ struct Row<'a> {
     rewards: &'a mut [f32],
     terminated: &'a mut bool,
     current_player: &'a mut i8,
-    final_observation: &'a mut [f32],
+}
+
+/// The rows of the final observations, which a step writes for the few envs
+/// whose episode ended: reached by env index rather than zipped with the
+/// other rows, so that the steps that end nothing (nearly all) pay nothing
+/// for them.
+#[derive(Clone, Copy)]
+struct FinalRows {
+    base: *mut f32,
+    row_len: usize,
+}
+
+// SAFETY: the rows are disjoint, each env writes only its own (see
+// `FinalRows::write`), and `VectorEnv::run` holds the buffer mutably
+// borrowed for as long as the step that writes through it.
+unsafe impl Send for FinalRows {}
+// SAFETY: as for `Send`.
+unsafe impl Sync for FinalRows {}
+
+impl FinalRows {
+    /// Hands row `env` to `f`.
+    ///
+    /// # Safety
+    ///
+    /// `env` must be below the number of rows, and no other access to row
+    /// `env` may happen meanwhile: a step writes each env's row from the
+    /// task that steps that env, and only there.
+    unsafe fn write(self, env: usize, f: impl FnOnce(&mut [f32])) {
+        // SAFETY: the caller's promise: the row is in the buffer, and
+        // nothing else touches it now.
+        let row = unsafe {
+            core::slice::from_raw_parts_mut(self.base.add(env * self.row_len), self.row_len)
+        };
+        f(row);
+    }
 }
 
 /// Whether the game of `slot` is over.
 #[inline(always)]
-fn ended<G: Game>(slot: &Slot<G>, decision: &Decision<G::Actions>) -> bool
-where
-    G: Opponents,
-{
+fn ended<G: Opponents>(slot: &Slot<G>, decision: &Decision<G::Actions>) -> bool {
     decision.legal.is_empty() || slot.state.winner().is_some()
 }
 
@@ -842,6 +887,7 @@ where
     /// Puts env `env` at the start of episode `episode` and plays the
     /// opponent's decisions up to the learner's first; an episode that the
     /// opponent ends before that is skipped for the next one.
+    #[inline(never)]
     fn restart(
         &self,
         env: usize,
@@ -862,10 +908,17 @@ where
 
     /// Plays the opponent's decisions until the learner is to act or the
     /// game is over.
+    #[inline(always)]
     fn opponent_plays(&self, slot: &mut Slot<G>, decision: &mut Decision<G::Actions>) {
-        let Some(opponent) = self.opponent else {
-            return;
-        };
+        // Self-play steps only pay for this test.
+        if let Some(opponent) = self.opponent {
+            Self::opponent_turns(opponent, slot, decision);
+        }
+    }
+
+    /// [`Context::opponent_plays`], with an opponent.
+    #[inline(never)]
+    fn opponent_turns(opponent: Opponent, slot: &mut Slot<G>, decision: &mut Decision<G::Actions>) {
         while !ended(slot, decision) && slot.state.seat_to_act() != usize::from(slot.seat) {
             let turn = match (opponent, slot.opponent.as_deref_mut()) {
                 (Opponent::Greedy, Some(state)) => slot.state.greedy_turn(&mut state.rng),
@@ -892,6 +945,35 @@ where
         }
     }
 
+    /// Ends env `env`'s episode: the flag, the rewards, the final
+    /// observation and, with auto-reset, the next episode.
+    #[cold]
+    #[inline(never)]
+    fn finish(
+        &self,
+        env: usize,
+        slot: &mut Slot<G>,
+        decision: &mut Decision<G::Actions>,
+        row: &mut Row<'_>,
+    ) {
+        *row.terminated = true;
+        if let Some(winner) = slot.state.winner() {
+            row.rewards[winner] = 1.0;
+            row.rewards[1 - winner] = -1.0;
+        }
+        // SAFETY: `env` is the index of the env being stepped, and only its
+        // task writes its row.
+        unsafe {
+            self.finals
+                .write(env, |out| slot.state.write_observation(out));
+        }
+        if self.auto_reset {
+            // The row still shows the game before the step.
+            self.restart(env, slot, decision, slot.episode + 1);
+        }
+    }
+
+    #[inline(always)]
     fn step_slot(
         &self,
         env: usize,
@@ -912,16 +994,7 @@ where
                 *decision = Decision::draw(slot.state.legal_actions(), &mut slot.rng);
                 self.opponent_plays(slot, decision);
                 if ended(slot, decision) {
-                    *row.terminated = true;
-                    if let Some(winner) = slot.state.winner() {
-                        row.rewards[winner] = 1.0;
-                        row.rewards[1 - winner] = -1.0;
-                    }
-                    slot.state.write_observation(row.final_observation);
-                    if self.auto_reset {
-                        // The row still shows the game before the step.
-                        self.restart(env, slot, decision, slot.episode + 1);
-                    }
+                    self.finish(env, slot, decision, row);
                 }
             }
             Act::Restart(episode) => self.restart(env, slot, decision, episode),
@@ -1088,7 +1161,11 @@ mod tests {
     #[test]
     fn the_random_opponent_plays_the_micro_games_with_the_learner() {
         let (n, seed) = (4, 5);
-        for seat in [LearnerSeat::Fixed(0), LearnerSeat::Fixed(1), LearnerSeat::Alternate] {
+        for seat in [
+            LearnerSeat::Fixed(0),
+            LearnerSeat::Fixed(1),
+            LearnerSeat::Alternate,
+        ] {
             let mut env = VectorEnv::with_opponent(
                 start(Variant::Small),
                 n,
@@ -1101,7 +1178,6 @@ mod tests {
             env.reset(None, None, None, &mut out.outputs());
             let mut actions = vec![0; n];
             let mut played: Vec<Vec<Action>> = vec![Vec::new(); n];
-            let mut states: Vec<DecisionState> = (0..n).map(|k| *env.state(k)).collect();
             let mut ended = vec![0u64; n];
             // What the learner saw: replaying each game's actions must pass
             // through every state it saw, with the learner to act.
@@ -1113,7 +1189,6 @@ mod tests {
                         "the learner is to act"
                     );
                     assert_eq!(env.seat(k), seat.seat(k, env.episode(k)));
-                    states[k] = *env.state(k);
                 }
                 env.random_actions(&mut actions);
                 env.step(&actions, &mut out.outputs()).unwrap();
@@ -1257,7 +1332,9 @@ mod tests {
             restored.random_actions(&mut restored_actions);
             assert_eq!(restored_actions, actions);
             env.step(&actions, &mut out.outputs()).unwrap();
-            restored.step(&actions, &mut restored_out.outputs()).unwrap();
+            restored
+                .step(&actions, &mut restored_out.outputs())
+                .unwrap();
             assert_eq!(restored_out.observations, out.observations);
             assert_eq!(restored_out.rewards, out.rewards);
             assert_eq!(restored_out.terminated, out.terminated);

@@ -9,10 +9,10 @@ use super::state::GameState;
 use crate::game::random_action;
 use std::sync::atomic::AtomicBool;
 
+use crate::game::Action;
 use crate::mcts::{Budget, Config, Mcts, SearchInfo};
 use crate::rng::Rng;
 use crate::vector_env::Opponents;
-use crate::game::Action;
 
 /// A legal move drawn uniformly, as the playouts draw it
 /// ([`crate::game::random_action`]); `None` when there is none.

@@ -8,8 +8,8 @@
 use numpy::{
     PyArray1, PyArray2, PyArray4, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods,
 };
-use pyo3::exceptions::{PyIndexError, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::IntoPyObjectExt;
+use pyo3::exceptions::{PyIndexError, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
@@ -148,14 +148,8 @@ where
             final_observations: read_only(final_observations.as_any())?,
         };
         let (opponent, opponent_spec) = opponent.unzip();
-        let env = VectorEnv::with_opponent(
-            start,
-            num_envs,
-            seed,
-            auto_reset,
-            opponent,
-            learner_seat,
-        );
+        let env =
+            VectorEnv::with_opponent(start, num_envs, seed, auto_reset, opponent, learner_seat);
         let mut envs = Envs {
             env,
             observations: Bound::unbind(observations),
@@ -365,7 +359,7 @@ where
         let n = self.env.num_envs();
         let starts = PyList::empty(py);
         let states = PyList::empty(py);
-        let mut numbers: Vec<(u64, u64, i64, u8, Option<u64>)> = Vec::with_capacity(n);
+        let mut numbers: Vec<Saved> = Vec::with_capacity(n);
         for k in 0..n {
             let saved = self.env.env_state(k);
             starts.append(dump(self.env.start(k))?)?;
@@ -392,11 +386,12 @@ where
         saved: &Bound<'py, PyAny>,
         load: impl Fn(&Bound<'py, PyAny>) -> PyResult<G>,
     ) -> PyResult<()> {
-        let refuse = |why: &str| PyValueError::new_err(format!("cannot restore a VectorEnv: {why}"));
+        let refuse =
+            |why: &str| PyValueError::new_err(format!("cannot restore a VectorEnv: {why}"));
         let (starts, states, numbers): (
             Vec<Bound<'py, PyAny>>,
             Vec<Bound<'py, PyAny>>,
-            Vec<(u64, u64, i64, u8, Option<u64>)>,
+            Vec<Saved>,
         ) = saved.extract()?;
         let n = self.env.num_envs();
         if [starts.len(), states.len(), numbers.len()] != [n; 3] {
@@ -437,8 +432,17 @@ where
     }
 }
 
+/// What [`Envs::saved`] keeps of one env besides its start and state: its
+/// episode, stream, random action, learner seat and opponent stream.
+type Saved = (u64, u64, i64, u8, Option<u64>);
+
 /// `value` as a bool array of `n` entries, or a typed error naming `what`.
-fn bool_mask(py: Python<'_>, value: &Bound<'_, PyAny>, n: usize, what: &str) -> PyResult<Vec<bool>> {
+fn bool_mask(
+    py: Python<'_>,
+    value: &Bound<'_, PyAny>,
+    n: usize,
+    what: &str,
+) -> PyResult<Vec<bool>> {
     let array = py.import("numpy")?.call_method1("asarray", (value,))?;
     let kind: String = array.getattr("dtype")?.getattr("kind")?.extract()?;
     if kind != "b" {
@@ -457,8 +461,8 @@ fn bool_mask(py: Python<'_>, value: &Bound<'_, PyAny>, n: usize, what: &str) -> 
     array.call_method0("tolist")?.extract()
 }
 
-/// The starts of `start`: `None`, one position (a `str` or a board) for
-/// every env, or a sequence of one per env; each read by `parse` and
+/// The starts of `start`: `None`, one position (a `str`, a board or a
+/// decision state) for every env, or a sequence of one per env; each read by `parse` and
 /// refused if the game is over there.
 pub fn starts_arg<'py, G: Game>(
     start: Option<&Bound<'py, PyAny>>,
@@ -478,7 +482,9 @@ pub fn starts_arg<'py, G: Game>(
         }
         Ok(state)
     };
-    let single = start.is_instance_of::<PyString>() || start.hasattr("fen")?;
+    // A board has `fen`, a decision state `board`: one position for all.
+    let single =
+        start.is_instance_of::<PyString>() || start.hasattr("fen")? || start.hasattr("board")?;
     if single {
         return Ok(Some(vec![check(start)?; n]));
     }
@@ -535,7 +541,11 @@ pub fn opponent_arg<G: Game>(
             let mut seconds: Option<f64> = spec.getattr("seconds")?.extract()?;
             if iterations.is_none() && seconds.is_none() {
                 // `mcts` alone: the bots' default thinking time.
-                seconds = Some(py.import("veletas.bots")?.getattr("DEFAULT_SECONDS")?.extract()?);
+                seconds = Some(
+                    py.import("veletas.bots")?
+                        .getattr("DEFAULT_SECONDS")?
+                        .extract()?,
+                );
             }
             let exploration: Option<f64> = spec.getattr("exploration")?.extract()?;
             Opponent::Search {

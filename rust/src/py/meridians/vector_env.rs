@@ -2,9 +2,9 @@
 //! stepped at once, into numpy buffers, with the GIL released.
 
 use numpy::PyArray1;
+use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::IntoPyObjectExt;
 use pyo3::types::{PyDict, PyString, PyTuple, PyType};
 
 use super::board::{PyBoard, position_from_fen};
@@ -18,9 +18,9 @@ use crate::py::vector::{
 use crate::vector_env::VectorEnv;
 
 /// The decision a start of an env of `size` and `pie` names: a position
-/// string, a board of either engine, a decision state of the encoding, or a
-/// `(fen, swapped)` pair; refused unless it is of the env's size and pie
-/// option.
+/// string, a board of either engine, a decision state of the encoding, or
+/// (as pickles save them) a `(fen, swapped)` pair; refused unless it is of
+/// the env's size and pie option.
 fn parse_start(value: &Bound<'_, PyAny>, size: Size, pie: bool) -> PyResult<GameState> {
     let state = if value.is_instance_of::<PyString>() {
         GameState::new(position_from_fen(value, pie)?)
@@ -28,7 +28,9 @@ fn parse_start(value: &Bound<'_, PyAny>, size: Size, pie: bool) -> PyResult<Game
         let swapped = value
             .getattr("move_stack")?
             .try_iter()?
-            .try_fold(false, |any, m| Ok::<_, PyErr>(any | m?.getattr("is_swap")?.is_truthy()?))?;
+            .try_fold(false, |any, m| {
+                Ok::<_, PyErr>(any | m?.getattr("is_swap")?.is_truthy()?)
+            })?;
         GameState::with_swapped(*board.position(), swapped)
     } else if let Ok((fen, swapped)) = value.extract::<(Bound<'_, PyString>, bool)>() {
         GameState::with_swapped(position_from_fen(fen.as_any(), pie)?, swapped)
@@ -38,7 +40,9 @@ fn parse_start(value: &Bound<'_, PyAny>, size: Size, pie: bool) -> PyResult<Game
         let swapped = value
             .getattr("move_stack")?
             .try_iter()?
-            .try_fold(false, |any, m| Ok::<_, PyErr>(any | m?.getattr("is_swap")?.is_truthy()?))?;
+            .try_fold(false, |any, m| {
+                Ok::<_, PyErr>(any | m?.getattr("is_swap")?.is_truthy()?)
+            })?;
         GameState::with_swapped(position_from_fen(&fen, pie)?, swapped)
     } else if value.hasattr("board")? && value.hasattr("swapped")? {
         // A decision state of the encoding: its board and swap.
@@ -165,8 +169,9 @@ impl PyVectorEnv {
         actions: &Bound<'py, PyAny>,
         active: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        self.envs
-            .step(py, actions, active, |state: &GameState| state.position().fen())
+        self.envs.step(py, actions, active, |state: &GameState| {
+            state.position().fen()
+        })
     }
 
     /// The observations of the final states of the episodes that ended in

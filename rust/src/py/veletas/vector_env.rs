@@ -10,10 +10,10 @@ use super::base;
 use super::board::{Given, PyBoard, parse_setup_rule, position_from_fen};
 use super::decision::PyDecisionState;
 use super::error::CoreError;
-use crate::py::errors::InvalidRulesError;
+use crate::py::errors::{InvalidFenError, InvalidRulesError};
 use crate::py::vector::{Envs, env_args, opponent_arg, python_bool, seat_arg, seat_repr};
 use crate::vector_env::VectorEnv;
-use crate::veletas::{DecisionState, Lines, Position, Rules};
+use crate::veletas::{DecisionState, Lines, Position, Rules, Stage};
 
 /// The decision state a start of an env of `rules` names: a position string
 /// (read under the rules' options), a board of either backend, or a
@@ -29,7 +29,8 @@ fn parse_start(value: &Bound<'_, PyAny>, rules: Rules) -> PyResult<DecisionState
     } else if value.hasattr("fen")? && value.hasattr("move_stack")? {
         // A board of the reference engine: its position string and swap.
         let fen = value.call_method0("fen")?;
-        let position = position_from_fen(fen.cast::<PyString>()?, rules.setup_rule(), rules.lines())?;
+        let position =
+            position_from_fen(fen.cast::<PyString>()?, rules.setup_rule(), rules.lines())?;
         let mut swapped = false;
         for m in value.getattr("move_stack")?.try_iter()? {
             swapped |= m?.getattr("is_swap")?.is_truthy()?;
@@ -97,6 +98,20 @@ fn make_rules<'py>(
     Ok(rules)
 }
 
+/// [`parse_start`], refused in the middle of a turn: the opponents choose
+/// whole turns, from their start.
+fn turn_start(value: &Bound<'_, PyAny>, rules: Rules) -> PyResult<DecisionState> {
+    let state = parse_start(value, rules)?;
+    if state.stage() != Stage::Start {
+        return Err(InvalidFenError::new_err(format!(
+            "start {}: a decision state in the middle of a turn; episodes start at the start \
+             of a turn",
+            value.repr()?
+        )));
+    }
+    Ok(state)
+}
+
 #[pymethods]
 impl PyVectorEnv {
     #[new]
@@ -143,7 +158,7 @@ impl PyVectorEnv {
         let opponent = opponent_arg::<DecisionState>(py, opponent)?;
         let learner_seat = seat_arg(&learner_seat.or(py, 0)?)?;
         let starts = start
-            .map(|s| crate::py::vector::starts_arg(Some(s), num_envs, |v| parse_start(v, rules)))
+            .map(|s| crate::py::vector::starts_arg(Some(s), num_envs, |v| turn_start(v, rules)))
             .transpose()?
             .flatten();
         let start = DecisionState::new(Position::new(rules));
@@ -173,7 +188,7 @@ impl PyVectorEnv {
     ) -> PyResult<Bound<'py, PyTuple>> {
         let rules = self.rules_core();
         self.envs
-            .reset(py, seed, mask, start, |v| parse_start(v, rules))
+            .reset(py, seed, mask, start, |v| turn_start(v, rules))
     }
 
     /// Takes `actions[k]` in env `k`, for every env (or those where `active`
@@ -256,7 +271,8 @@ impl PyVectorEnv {
         {
             let mut this = env.try_borrow_mut()?;
             let rules = this.rules_core();
-            let opponent = opponent_arg::<DecisionState>(py, opponent.as_ref().filter(|o| !o.is_none()))?;
+            let opponent =
+                opponent_arg::<DecisionState>(py, opponent.as_ref().filter(|o| !o.is_none()))?;
             this.envs
                 .restore(py, opponent, saved, |v| parse_start(v, rules))?;
         }
