@@ -29,7 +29,8 @@
 //! Envs are independent, so they are stepped in parallel (with rayon) once
 //! there are enough of them; results never depend on the thread count.
 
-use rayon::prelude::*;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::game::{Action, ActionSet, Game};
 use crate::rng::Rng;
@@ -100,7 +101,7 @@ impl std::error::Error for BadAction {}
 /// microseconds of work over threads costs more than it saves.
 const PARALLEL_MIN_ENVS: usize = 64;
 
-/// Envs per parallel task, at least.
+/// Envs per run that a thread of a parallel step takes at a time.
 const CHUNK_ENVS: usize = 32;
 
 /// One env: its state, the episode it is in with that episode's random
@@ -143,9 +144,6 @@ impl<A: ActionSet> Decision<A> {
         }
     }
 }
-
-/// One env's slot and decision, as a step visits them.
-type Env<'a, G> = (&'a mut Slot<G>, &'a mut Decision<<G as Game>::Actions>);
 
 /// `num_envs` games from the same start, stepped together.
 ///
@@ -370,45 +368,73 @@ where
             update: actions.is_some() && self.written == Some(address),
         };
         self.written = Some(address);
-        let row = |((((observation, mask), rewards), terminated), current_player)| Row {
-            observation,
-            mask,
-            rewards,
-            terminated,
-            current_player,
-        };
-        let step = |(k, ((slot, decision), mut row)): (usize, (Env<'_, G>, Row<'_>))| {
-            ctx.step_slot(k, slot, decision, actions.map(|a| a[k]), &mut row);
-        };
-        // The rows are zipped in place, serially or in parallel, rather than
-        // collected first: that would be a serial pass over every env.
-        if n >= PARALLEL_MIN_ENVS {
-            let rows = (out.observations.par_chunks_mut(obs_len))
-                .zip(out.masks.par_chunks_mut(num_actions))
-                .zip(out.rewards.par_chunks_mut(2))
-                .zip(out.terminated.par_iter_mut())
-                .zip(out.current_player.par_iter_mut())
-                .map(row);
-            self.slots
-                .par_iter_mut()
-                .zip(self.decisions.par_iter_mut())
-                .zip(rows)
-                .enumerate()
-                .with_min_len(CHUNK_ENVS)
-                .for_each(step);
-        } else {
-            let rows = (out.observations.chunks_mut(obs_len))
-                .zip(out.masks.chunks_mut(num_actions))
-                .zip(out.rewards.chunks_mut(2))
-                .zip(out.terminated.iter_mut())
-                .zip(out.current_player.iter_mut())
-                .map(row);
-            (self.slots.iter_mut().zip(self.decisions.iter_mut()))
-                .zip(rows)
-                .enumerate()
-                .for_each(step);
+        if n < PARALLEL_MIN_ENVS {
+            ctx.step_envs(0, &mut self.slots, &mut self.decisions, out, actions);
+            return;
         }
+        // Runs of envs with their parts of the outputs, taken one at a time
+        // by the calling thread and by helpers from the pool. The calling
+        // thread works too, rather than hand the step to the pool and sleep
+        // until it is done: the wake-ups that costs each way are a good part
+        // of a step of a thousand envs.
+        let runs: Vec<Mutex<Option<Run<'_, G>>>> = (self.slots.chunks_mut(CHUNK_ENVS))
+            .zip(self.decisions.chunks_mut(CHUNK_ENVS))
+            .zip(out.observations.chunks_mut(CHUNK_ENVS * obs_len))
+            .zip(out.masks.chunks_mut(CHUNK_ENVS * num_actions))
+            .zip(out.rewards.chunks_mut(CHUNK_ENVS * 2))
+            .zip(out.terminated.chunks_mut(CHUNK_ENVS))
+            .zip(out.current_player.chunks_mut(CHUNK_ENVS))
+            .enumerate()
+            .map(
+                |(
+                    i,
+                    (
+                        (((((slots, decisions), observations), masks), rewards), terminated),
+                        current_player,
+                    ),
+                )| {
+                    Mutex::new(Some(Run {
+                        first: i * CHUNK_ENVS,
+                        slots,
+                        decisions,
+                        out: Outputs {
+                            observations,
+                            masks,
+                            rewards,
+                            terminated,
+                            current_player,
+                        },
+                    }))
+                },
+            )
+            .collect();
+        let next = AtomicUsize::new(0);
+        let work = || {
+            while let Some(run) = runs.get(next.fetch_add(1, Ordering::Relaxed)) {
+                let mut run = run
+                    .lock()
+                    .expect("a run is taken once")
+                    .take()
+                    .expect("a run is taken once");
+                ctx.step_envs(run.first, run.slots, run.decisions, &mut run.out, actions);
+            }
+        };
+        let helpers = rayon::current_num_threads().min(runs.len()) - 1;
+        rayon::in_place_scope(|scope| {
+            for _ in 0..helpers {
+                scope.spawn(|_| work());
+            }
+            work();
+        });
     }
+}
+
+/// A run of envs from env `first` on, with their part of the outputs.
+struct Run<'a, G: Game> {
+    first: usize,
+    slots: &'a mut [Slot<G>],
+    decisions: &'a mut [Decision<G::Actions>],
+    out: Outputs<'a>,
 }
 
 /// The random stream of episode `episode` of env `env`: that of game
@@ -462,6 +488,38 @@ impl<G> Context<'_, G>
 where
     G: Observe,
 {
+    /// Steps the envs from env `first` on, each with its action (or none,
+    /// for a reset), and writes their outputs.
+    fn step_envs(
+        &self,
+        first: usize,
+        slots: &mut [Slot<G>],
+        decisions: &mut [Decision<G::Actions>],
+        out: &mut Outputs<'_>,
+        actions: Option<&[i64]>,
+    ) {
+        let obs_len = out.observations.len() / slots.len();
+        let num_actions = out.masks.len() / slots.len();
+        let rows = (out.observations.chunks_exact_mut(obs_len))
+            .zip(out.masks.chunks_exact_mut(num_actions))
+            .zip(out.rewards.chunks_exact_mut(2))
+            .zip(out.terminated.iter_mut())
+            .zip(out.current_player.iter_mut());
+        let envs = slots.iter_mut().zip(decisions.iter_mut()).zip(rows);
+        for (i, ((slot, decision), row)) in envs.enumerate() {
+            let ((((observation, mask), rewards), terminated), current_player) = row;
+            let mut row = Row {
+                observation,
+                mask,
+                rewards,
+                terminated,
+                current_player,
+            };
+            let env = first + i;
+            self.step_slot(env, slot, decision, actions.map(|a| a[env]), &mut row);
+        }
+    }
+
     fn step_slot(
         &self,
         env: usize,
