@@ -375,7 +375,7 @@ where
         // Runs of envs with their parts of the outputs, taken one at a time
         // by the calling thread and by helpers from the pool. The calling
         // thread works too, rather than hand the step to the pool and sleep
-        // until it is done: the wake-ups that costs each way are a good part
+        // until it is done: the wake-ups that takes each way are a good part
         // of a step of a thousand envs.
         let runs: Vec<Mutex<Option<Run<'_, G>>>> = (self.slots.chunks_mut(CHUNK_ENVS))
             .zip(self.decisions.chunks_mut(CHUNK_ENVS))
@@ -628,6 +628,20 @@ mod tests {
 
     #[test]
     fn many_envs_step_the_same_in_parallel_and_alone() {
+        // From a thread outside the pool, as Python calls; then inside pools
+        // of one thread (which steps every run) and of more threads than
+        // the machine may have cores (helpers take runs too).
+        step_many_envs_in_parallel_and_alone();
+        for threads in [1, 4] {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("a thread pool")
+                .install(step_many_envs_in_parallel_and_alone);
+        }
+    }
+
+    fn step_many_envs_in_parallel_and_alone() {
         let n = 3 * PARALLEL_MIN_ENVS + 5;
         let mut many = VectorEnv::new(start(Variant::Medium), n, 2, true);
         let mut many_out = many.buffers();
