@@ -724,7 +724,7 @@ where
             },
         };
         self.written = Some(address);
-        let rows = Rows {
+        let mut rows = Rows {
             observations: &mut *out.observations,
             masks: &mut *out.masks,
             rewards: &mut *out.rewards,
@@ -732,7 +732,7 @@ where
             current_player: &mut *out.current_player,
         };
         if n < PARALLEL_MIN_ENVS {
-            ctx.step_envs(0, &mut self.slots, &mut self.decisions, rows, &act);
+            ctx.step_envs(0, &mut self.slots, &mut self.decisions, &mut rows, &act);
             return;
         }
         // Runs of envs with their rows, taken one at a time by the calling
@@ -769,12 +769,12 @@ where
         let next = AtomicUsize::new(0);
         let work = || {
             while let Some(run) = runs.get(next.fetch_add(1, Ordering::Relaxed)) {
-                let run = run
+                let mut run = run
                     .lock()
                     .expect("a run is taken once")
                     .take()
                     .expect("a run is taken once");
-                ctx.step_envs(run.first, run.slots, run.decisions, run.rows, &act);
+                ctx.step_envs(run.first, run.slots, run.decisions, &mut run.rows, &act);
             }
         };
         let helpers = rayon::current_num_threads().min(runs.len()) - 1;
@@ -1018,7 +1018,7 @@ where
         first: usize,
         slots: &mut [Slot<G>],
         decisions: &mut [Decision<G::Actions>],
-        rows: Rows<'_>,
+        rows: &mut Rows<'_>,
         act: &impl Fn(usize) -> Act,
     ) {
         let obs_len = rows.observations.len() / slots.len();
