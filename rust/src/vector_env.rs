@@ -42,7 +42,8 @@
 //! Envs are independent, so they are stepped in parallel (with rayon) once
 //! there are enough of them; results never depend on the thread count.
 
-use rayon::prelude::*;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::game::{Action, ActionSet, Game};
 use crate::mcts::{Budget, Config};
@@ -175,7 +176,7 @@ impl std::error::Error for BadAction {}
 /// microseconds of work over threads costs more than it saves.
 const PARALLEL_MIN_ENVS: usize = 64;
 
-/// Envs per parallel task, at least.
+/// Envs per run that a thread of a parallel step takes at a time.
 const CHUNK_ENVS: usize = 32;
 
 /// How many episodes in a row an env may skip because the opponent ended
@@ -256,9 +257,6 @@ pub struct EnvState<G> {
     /// The opponent's stream, for a greedy or search opponent.
     pub opponent_rng: Option<Rng>,
 }
-
-/// One env's slot and decision, as a step visits them.
-type Env<'a, G> = (&'a mut Slot<G>, &'a mut Decision<<G as Game>::Actions>);
 
 /// What a step or reset does to one env.
 #[derive(Clone, Copy, Debug)]
@@ -726,45 +724,85 @@ where
             },
         };
         self.written = Some(address);
-        let row = |((((observation, mask), rewards), terminated), current_player)| Row {
-            observation,
-            mask,
-            rewards,
-            terminated,
-            current_player,
+        let mut rows = Rows {
+            observations: &mut *out.observations,
+            masks: &mut *out.masks,
+            rewards: &mut *out.rewards,
+            terminated: &mut *out.terminated,
+            current_player: &mut *out.current_player,
         };
-        let step = |(k, ((slot, decision), mut row)): (usize, (Env<'_, G>, Row<'_>))| {
-            ctx.step_slot(k, slot, decision, act(k), &mut row);
-        };
-        // The rows are zipped in place, serially or in parallel, rather than
-        // collected first: that would be a serial pass over every env.
-        if n >= PARALLEL_MIN_ENVS {
-            let rows = (out.observations.par_chunks_mut(obs_len))
-                .zip(out.masks.par_chunks_mut(num_actions))
-                .zip(out.rewards.par_chunks_mut(2))
-                .zip(out.terminated.par_iter_mut())
-                .zip(out.current_player.par_iter_mut())
-                .map(row);
-            self.slots
-                .par_iter_mut()
-                .zip(self.decisions.par_iter_mut())
-                .zip(rows)
-                .enumerate()
-                .with_min_len(CHUNK_ENVS)
-                .for_each(step);
-        } else {
-            let rows = (out.observations.chunks_mut(obs_len))
-                .zip(out.masks.chunks_mut(num_actions))
-                .zip(out.rewards.chunks_mut(2))
-                .zip(out.terminated.iter_mut())
-                .zip(out.current_player.iter_mut())
-                .map(row);
-            (self.slots.iter_mut().zip(self.decisions.iter_mut()))
-                .zip(rows)
-                .enumerate()
-                .for_each(step);
+        if n < PARALLEL_MIN_ENVS {
+            ctx.step_envs(0, &mut self.slots, &mut self.decisions, &mut rows, &act);
+            return;
         }
+        // Runs of envs with their rows, taken one at a time by the calling
+        // thread and by helpers from the pool. The calling thread works too,
+        // rather than hand the step to the pool and sleep until it is done:
+        // the wake-ups that takes each way are a good part of a step of a
+        // thousand envs.
+        let runs: Vec<Mutex<Option<Run<'_, G>>>> = (self.slots.chunks_mut(CHUNK_ENVS))
+            .zip(self.decisions.chunks_mut(CHUNK_ENVS))
+            .zip(rows.observations.chunks_mut(CHUNK_ENVS * obs_len))
+            .zip(rows.masks.chunks_mut(CHUNK_ENVS * num_actions))
+            .zip(rows.rewards.chunks_mut(CHUNK_ENVS * 2))
+            .zip(rows.terminated.chunks_mut(CHUNK_ENVS))
+            .zip(rows.current_player.chunks_mut(CHUNK_ENVS))
+            .enumerate()
+            .map(
+                |(i, (((((envs, observations), masks), rewards), terminated), current_player))| {
+                    let (slots, decisions) = envs;
+                    Mutex::new(Some(Run {
+                        first: i * CHUNK_ENVS,
+                        slots,
+                        decisions,
+                        rows: Rows {
+                            observations,
+                            masks,
+                            rewards,
+                            terminated,
+                            current_player,
+                        },
+                    }))
+                },
+            )
+            .collect();
+        let next = AtomicUsize::new(0);
+        let work = || {
+            while let Some(run) = runs.get(next.fetch_add(1, Ordering::Relaxed)) {
+                let mut run = run
+                    .lock()
+                    .expect("a run is taken once")
+                    .take()
+                    .expect("a run is taken once");
+                ctx.step_envs(run.first, run.slots, run.decisions, &mut run.rows, &act);
+            }
+        };
+        let helpers = rayon::current_num_threads().min(runs.len()) - 1;
+        rayon::in_place_scope(|scope| {
+            for _ in 0..helpers {
+                scope.spawn(|_| work());
+            }
+            work();
+        });
     }
+}
+
+/// Consecutive envs' rows of the outputs (but the final observations, which
+/// are reached by env index).
+struct Rows<'a> {
+    observations: &'a mut [f32],
+    masks: &'a mut [i8],
+    rewards: &'a mut [f32],
+    terminated: &'a mut [bool],
+    current_player: &'a mut [i8],
+}
+
+/// A run of envs from env `first` on, with their rows.
+struct Run<'a, G: Opponents> {
+    first: usize,
+    slots: &'a mut [Slot<G>],
+    decisions: &'a mut [Decision<G::Actions>],
+    rows: Rows<'a>,
 }
 
 /// The random stream of episode `episode` of env `env`: that of game
@@ -973,6 +1011,38 @@ where
         }
     }
 
+    /// Steps the envs from env `first` on, doing `act(k)` to env `k`, and
+    /// writes their rows.
+    fn step_envs(
+        &self,
+        first: usize,
+        slots: &mut [Slot<G>],
+        decisions: &mut [Decision<G::Actions>],
+        rows: &mut Rows<'_>,
+        act: &impl Fn(usize) -> Act,
+    ) {
+        let obs_len = rows.observations.len() / slots.len();
+        let num_actions = rows.masks.len() / slots.len();
+        let rows = (rows.observations.chunks_exact_mut(obs_len))
+            .zip(rows.masks.chunks_exact_mut(num_actions))
+            .zip(rows.rewards.chunks_exact_mut(2))
+            .zip(rows.terminated.iter_mut())
+            .zip(rows.current_player.iter_mut());
+        let envs = slots.iter_mut().zip(decisions.iter_mut()).zip(rows);
+        for (i, ((slot, decision), row)) in envs.enumerate() {
+            let ((((observation, mask), rewards), terminated), current_player) = row;
+            let mut row = Row {
+                observation,
+                mask,
+                rewards,
+                terminated,
+                current_player,
+            };
+            let env = first + i;
+            self.step_slot(env, slot, decision, act(env), &mut row);
+        }
+    }
+
     #[inline(always)]
     fn step_slot(
         &self,
@@ -1074,6 +1144,20 @@ mod tests {
 
     #[test]
     fn many_envs_step_the_same_in_parallel_and_alone() {
+        // From a thread outside the pool, as Python calls; then inside pools
+        // of one thread (which steps every run) and of more threads than
+        // the machine may have cores (helpers take runs too).
+        step_many_envs_in_parallel_and_alone();
+        for threads in [1, 4] {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("a thread pool")
+                .install(step_many_envs_in_parallel_and_alone);
+        }
+    }
+
+    fn step_many_envs_in_parallel_and_alone() {
         let n = 3 * PARALLEL_MIN_ENVS + 5;
         let mut many = VectorEnv::new(start(Variant::Medium), n, 2, true);
         let mut many_out = many.buffers();
