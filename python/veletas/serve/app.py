@@ -167,7 +167,7 @@ def _ply(value: object) -> int | None:
         raise ApiError(400, f"ply must be a whole number, not {value!r}")
     if isinstance(value, int):
         return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+    if isinstance(value, str) and value.isascii() and value.strip().lstrip("-").isdigit():
         return int(value)
     raise ApiError(400, f"ply must be a whole number, not {value!r}")
 
