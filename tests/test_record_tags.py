@@ -238,3 +238,16 @@ def test_cluster_addresses_of_other_scripts_are_refused(port: str) -> None:
 
     with pytest.raises(ValueError, match=port):
         distributed.playouts(10, address=f"127.0.0.1:{port}")
+
+
+@pytest.mark.parametrize("digit", [ARABIC_INDIC_SEVEN, FULLWIDTH_SEVEN, SUPERSCRIPT_TWO])
+def test_board_numbers_of_other_scripts_are_refused(digit: str, backend: Any) -> None:
+    from veletas._veletas import MeridiansBoard
+    from veletas.errors import InvalidRulesError
+
+    for kwargs in [{"size": digit}, {"shooters": digit}]:
+        with pytest.raises(InvalidRulesError, match=digit):
+            backend.Board(**kwargs)
+    for board_class in [MeridiansBoard, meridians.reference.Board]:
+        with pytest.raises(InvalidRulesError, match=digit):
+            board_class(size=f"{digit}-7")
