@@ -251,3 +251,17 @@ def test_board_numbers_of_other_scripts_are_refused(digit: str, backend: Any) ->
     for board_class in [MeridiansBoard, meridians.reference.Board]:
         with pytest.raises(InvalidRulesError, match=digit):
             board_class(size=f"{digit}-7")
+
+
+@pytest.mark.parametrize("digit", [ARABIC_INDIC_SEVEN, FULLWIDTH_SEVEN, SUPERSCRIPT_TWO])
+def test_web_numbers_of_other_scripts_are_refused(digit: str) -> None:
+    pytest.importorskip("starlette", reason="the serve extra is not installed")
+    from veletas.errors import InvalidRulesError
+    from veletas.games.veletas import web
+    from veletas.serve import app
+    from veletas.serve.sessions import ApiError
+
+    with pytest.raises(InvalidRulesError, match=digit):
+        web._int({"size": digit}, "size")
+    with pytest.raises(ApiError, match=digit):
+        app._ply(digit)

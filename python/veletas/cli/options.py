@@ -48,7 +48,7 @@ def add_rules(parser: argparse.ArgumentParser, default_variant: str = "standard"
         f"{', '.join(SIZES)} (default 6-7)",
     )
     group.add_argument(
-        "--shooters", type=ascii_int, help="Veletas: a custom shooter count K, odd and at least 3"
+        "--shooters", type=integer, help="Veletas: a custom shooter count K, odd and at least 3"
     )
     group.add_argument(
         "--setup-rule",
@@ -106,6 +106,12 @@ def board_from(args: argparse.Namespace, fen: str | None) -> Any:
     if args.game == "meridians" and fen is not None and args.size is None:
         kwargs["size"] = None  # the position string tells the size
     return board_type(fen, **kwargs)
+
+
+def integer(text: str) -> int:
+    """An argparse type: an int, in the digits 0-9 (``int`` would take any
+    script's digits)."""
+    return ascii_int(text)
 
 
 def non_negative(text: str) -> int:

@@ -8,7 +8,6 @@ from typing import Any
 
 import veletas
 from veletas import meridians
-from veletas._checks import ascii_int
 from veletas.cli import draw, options
 from veletas.games.veletas.types import SETUP_RULES
 
@@ -32,7 +31,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default="veletas",
         help="the game of the position string (default veletas)",
     )
-    parser.add_argument("--size", type=ascii_int, default=400, help="the SVG's width in pixels")
+    parser.add_argument(
+        "--size", type=options.integer, default=400, help="the SVG's width in pixels"
+    )
     parser.add_argument("--flipped", action="store_true", help="turn the board around")
     parser.add_argument("--lastmove", help="a move to mark on the picture, e.g. d4-d7/f9")
     parser.add_argument(

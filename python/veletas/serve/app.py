@@ -134,7 +134,7 @@ async def _body(request: Request, limit: int) -> dict[str, Any]:
         a JSON object.
     """
     length = request.headers.get("content-length")
-    if length is not None and length.isdigit() and int(length) > limit:
+    if length is not None and length.isascii() and length.isdigit() and int(length) > limit:
         raise ApiError(413, f"the request body is over this server's limit of {limit} bytes")
     chunks = []
     size = 0
