@@ -194,6 +194,8 @@ UNIFORM_1T = _most(
 )
 RL = "test_vector_env_against_openspiel"
 RL_MERIDIANS = "test_meridians_vector_env_against_openspiel"
+GYM = "test_gymnasium_wrapper_against_the_raw_env"
+OPPONENT = "test_random_opponent_against_self_play"
 
 FIGURES: dict[str, Measured | Derived] = {
     # The native core against the reference (benches/test_engine.py).
@@ -251,6 +253,19 @@ FIGURES: dict[str, Measured | Derived] = {
     "vector_env_numpy_vs_rl_environment": Derived(
         RATIO, "vector_env_numpy", "openspiel_rl_environment"
     ),
+    # The Gymnasium wrapper and the random opponent (benches/test_bench_gymnasium.py).
+    "gymnasium_raw": Measured(RATE, lambda b: b.info(GYM, "raw VectorEnv (decisions/s)")),
+    "gymnasium_wrapped": Measured(RATE, lambda b: b.info(GYM, "gymnasium make_vec (decisions/s)")),
+    "gymnasium_vs_raw": Derived(RATIO, "gymnasium_wrapped", "gymnasium_raw"),
+    "opponent_self_play": Measured(
+        RATE,
+        lambda b: b.info(OPPONENT, "self-play (both seats are the learner) (decisions/s)"),
+    ),
+    "opponent_random": Measured(
+        RATE,
+        lambda b: b.info(OPPONENT, "opponent='random' (the learner's seat only) (decisions/s)"),
+    ),
+    "opponent_vs_self_play": Derived(RATIO, "opponent_random", "opponent_self_play"),
     # The same for Meridians on the 6-7 board.
     "meridians_vector_env_random": Measured(
         RATE, lambda b: b.info(RL_MERIDIANS, "VectorEnv, random_actions() (decisions/s)")

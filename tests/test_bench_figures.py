@@ -94,6 +94,20 @@ def fake_run() -> dict[str, Any]:
                 },
             ),
             bench(
+                "test_gymnasium_wrapper_against_the_raw_env",
+                **{
+                    "raw VectorEnv (decisions/s)": 8_857_018,
+                    "gymnasium make_vec (decisions/s)": 6_883_251,
+                },
+            ),
+            bench(
+                "test_random_opponent_against_self_play",
+                **{
+                    "self-play (both seats are the learner) (decisions/s)": 8_439_606,
+                    "opponent='random' (the learner's seat only) (decisions/s)": 6_884_757,
+                },
+            ),
+            bench(
                 "test_ray_against_one_machine",
                 **{
                     "ray games/s": 363_612.0,

@@ -19,12 +19,20 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 import veletas
-from veletas import datasets, records
+from veletas import datasets, meridians, records
 from veletas.cli import main
 from veletas.errors import DatasetError
-from veletas.playouts import MOVE_DTYPE, PlayoutJob, Playouts
+from veletas.playouts import PlayoutJob, Playouts, game_playouts
+
+MERIDIANS_RUNS = [
+    {"game": "meridians", "size": size, "pie": pie}
+    for size in ("5-6", "6-7", "7-8")
+    for pie in (False, True)
+] + [{"game": "meridians", "size": "5-6", "start": "6/7/8/9/10/10/9/8/7/6 l open", "pie": True}]
+"""Every size and pie option of Meridians, and a start position string."""
 
 RUNS = [
+    *MERIDIANS_RUNS,
     {"variant": "standard"},
     {"variant": "medium", "policy": "uniform"},
     {"variant": "small", "setup_rule": "spacing"},
@@ -35,8 +43,20 @@ RUNS = [
 ]
 
 
+def play(n_games: int, **options: Any) -> Playouts:
+    """The playouts of either game: ``game="meridians"`` plays Meridians."""
+    if options.pop("game", "veletas") == "meridians":
+        return meridians.playouts(n_games, **options)
+    return veletas.playouts(n_games, **options)
+
+
+def run_id(options: dict[str, Any]) -> str:
+    return "-".join(map(str, options.values()))
+
+
 def assert_same_playouts(a: Playouts, b: Playouts) -> None:
-    for name in ("winner", "swapped", "plies", "claims"):
+    assert list(a.dataset_columns()) == list(b.dataset_columns())
+    for name in b.dataset_columns():
         got, want = getattr(a, name), getattr(b, name)
         assert got.dtype == want.dtype, name
         assert np.array_equal(got, want), name
@@ -45,7 +65,7 @@ def assert_same_playouts(a: Playouts, b: Playouts) -> None:
         assert b.moves is not None
         assert a.offsets is not None
         assert b.offsets is not None
-        assert a.moves.dtype == MOVE_DTYPE
+        assert a.moves.dtype == game_playouts(b.game).MOVE_DTYPE
         assert np.array_equal(a.moves, b.moves)
         assert np.array_equal(a.offsets, b.offsets)
     for name in ("start", "rules", "policy", "seed", "first_game", "backend", "game"):
@@ -53,11 +73,11 @@ def assert_same_playouts(a: Playouts, b: Playouts) -> None:
 
 
 @pytest.mark.parametrize("record", [False, True])
-@pytest.mark.parametrize("options", RUNS, ids=lambda options: "-".join(map(str, options.values())))
+@pytest.mark.parametrize("options", RUNS, ids=run_id)
 def test_parquet_gives_back_the_same_playouts(
     tmp_path: Path, options: dict[str, Any], record: bool
 ) -> None:
-    games = veletas.playouts(300, record=record, **{"seed": 5, **options})
+    games = play(300, record=record, **{"seed": 5, **options})
     path = tmp_path / "games.parquet"
     games.to_parquet(path)
     again = veletas.read_playouts(path)
@@ -88,6 +108,32 @@ def test_the_table_is_one_row_a_game_with_its_run_in_the_metadata() -> None:
     codes = table.column("moves").to_pylist()[3]
     moves = datasets.decode_moves(codes)
     assert [str(m) for m in games.moves_of(3)] == [str(m) for m in _replay_codes(games, moves)]
+
+
+@pytest.mark.parametrize("options", MERIDIANS_RUNS[:6], ids=run_id)
+def test_a_meridians_table_has_its_columns_rules_and_move_codes(options: dict[str, Any]) -> None:
+    games = play(60, seed=9, record=True, **options)
+    table = games.to_arrow()
+    assert table.column_names == ["game", "winner", "swapped", "plies", "stones", "moves"]
+    assert table.column("stones").to_pylist()[7] == games.stones[7].tolist()
+    assert table.schema.field("moves").type.value_type == pa.int16()
+    meta = json.loads(table.schema.metadata[b"veletas"])
+    assert meta["game"] == "meridians"
+    assert meta["rules"] == {"size": options["size"], "pie": options["pie"]}
+    assert (meta["seed"], meta["policy"], meta["start"]) == (9, "uniform", games.start)
+    assert meta["version"] == veletas.__version__
+    assert meta["moves"] == {"encoding": "int16: point rank * 14 + file, -1 swap, -2 keep"}
+    # The documented decoder gives the notation of each move.
+    codes = table.column("moves").to_pylist()[3]
+    spec = game_playouts("meridians")
+    names = [spec.code_text(int(code)) for code in spec.decode_moves(codes)]
+    assert names == [str(move) for move in games.moves_of(3)]
+    board = meridians.Board(size=options["size"], pie=options["pie"])
+    for name in names:
+        board.push_str(name)
+    assert board.fen() == games.board(3).fen()
+    with pytest.raises(DatasetError, match="Meridians move codes"):
+        spec.decode_moves([-3])
 
 
 def _replay_codes(games: Playouts, moves: np.ndarray) -> list[Any]:
@@ -195,8 +241,11 @@ def test_without_pyarrow_the_error_names_the_extra(
 # Records
 
 
-def test_records_convert_to_playouts_and_back(tmp_path: Path) -> None:
-    games = veletas.playouts(200, variant="small", seed=6, record=True)
+@pytest.mark.parametrize(
+    "options", [{"variant": "small"}, *MERIDIANS_RUNS[:6]], ids=lambda options: run_id(options)
+)
+def test_records_convert_to_playouts_and_back(tmp_path: Path, options: dict[str, Any]) -> None:
+    games = play(200, seed=6, record=True, **options)
     path = tmp_path / "games.txt"
     with open(path, "w", encoding="utf-8") as file:
         datasets.write_records(games, file, date="2024.01.02")
@@ -209,7 +258,7 @@ def test_records_convert_to_playouts_and_back(tmp_path: Path) -> None:
 
 def test_fast_records_are_the_records_of_the_games() -> None:
     for options in RUNS:
-        games = veletas.playouts(40, record=True, **{"seed": 8, **options})
+        games = play(40, record=True, **{"seed": 8, **options})
         expected = [games.record(i) for i in range(len(games))]
         for record in expected:
             record.tags["Date"] = "2024.01.02"
@@ -259,23 +308,37 @@ def test_replay_reads_only_up_to_its_game(
 # Streaming --save
 
 
-def save(tmp_path: Path, name: str, *extra: str, games: int = 3000) -> int:
-    args = ["playout", "--games", str(games), "--variant", "small", "--seed", "11"]
+GAME_ARGS = {
+    "veletas": ["--variant", "small"],
+    "meridians": ["--game", "meridians", "--size", "5-6", "--pie"],
+}
+"""The command line of the runs that ``save`` makes, by game."""
+GAME_OPTIONS: dict[str, dict[str, Any]] = {
+    "veletas": {"variant": "small"},
+    "meridians": {"game": "meridians", "size": "5-6", "pie": True},
+}
+"""The same runs, as the options of :func:`play` and ``PlayoutJob.make``."""
+
+
+def save(tmp_path: Path, name: str, *extra: str, games: int = 3000, game: str = "veletas") -> int:
+    args = ["playout", "--games", str(games), *GAME_ARGS[game], "--seed", "11"]
     return main([*args, "--save", str(tmp_path / name), *extra])
 
 
+@pytest.mark.parametrize("game", ["veletas", "meridians"])
 @pytest.mark.parametrize("name", ["games.parquet", "games.txt"])
 def test_save_streams_the_games_of_the_run(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
     name: str,
+    game: str,
 ) -> None:
     monkeypatch.setattr(datasets, "ROW_GROUP_GAMES", 500)  # several parts
-    assert save(tmp_path, name) == 0
+    assert save(tmp_path, name, game=game) == 0
     assert f"wrote 3,000 games to {tmp_path / name}" in capsys.readouterr().err
     assert not (tmp_path / f"{name}.partial").exists()
-    games = veletas.playouts(3000, variant="small", seed=11, record=True)
+    games = play(3000, seed=11, record=True, **GAME_OPTIONS[game])
     saved = veletas.read_playouts(tmp_path / name)
     assert_same_playouts(saved, games)
     if name.endswith(".parquet"):
@@ -297,11 +360,12 @@ def test_save_keeps_an_existing_file_without_force(
     assert "--resume needs --save" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("game", ["veletas", "meridians"])
 def test_resume_completes_what_was_saved(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], game: str
 ) -> None:
     monkeypatch.setattr(datasets, "ROW_GROUP_GAMES", 500)
-    job = PlayoutJob.make(variant="small", seed=11, record=True)
+    job = PlayoutJob.make(seed=11, record=True, **GAME_OPTIONS[game])
     path = tmp_path / "games.parquet"
     writer = datasets.DatasetWriter(path, job, 3000)
     writer.add(job.run(0, 700))
@@ -312,19 +376,19 @@ def test_resume_completes_what_was_saved(
         job.run(2000, 10).to_arrow(), writer.parts / f"part-{2000:020d}-{10:020d}.parquet"
     )
     assert not path.exists()
-    assert save(tmp_path, "games.parquet") == 2
+    assert save(tmp_path, "games.parquet", game=game) == 2
     assert "add --resume" in capsys.readouterr().err
-    assert save(tmp_path, "games.parquet", "--resume", "--json") == 0
+    assert save(tmp_path, "games.parquet", "--resume", "--json", game=game) == 0
     captured = capsys.readouterr()
     assert "resuming" in captured.err
     assert "1,300 games already saved" in captured.err
     summary = json.loads(captured.out)
-    games = veletas.playouts(3000, variant="small", seed=11, record=True)
-    assert summary["black_wins"] == games.summary()["black_wins"]
+    games = play(3000, seed=11, record=True, **GAME_OPTIONS[game])
+    assert summary["first_player_wins"] == games.summary()["first_player_wins"]
     assert_same_playouts(veletas.read_playouts(path), games)
     # Resuming a finished file plays nothing and leaves it as it is.
     before = path.read_bytes()
-    assert save(tmp_path, "games.parquet", "--resume") == 0
+    assert save(tmp_path, "games.parquet", "--resume", game=game) == 0
     assert "is complete" in capsys.readouterr().err
     assert path.read_bytes() == before
 
@@ -375,7 +439,7 @@ def test_a_stuck_start_saves_its_games(tmp_path: Path) -> None:
 # Killed at random moments
 
 
-def playout_command(path: Path, games: int) -> list[str]:
+def playout_command(path: Path, games: int, game: str = "veletas") -> list[str]:
     return [
         sys.executable,
         "-m",
@@ -383,8 +447,7 @@ def playout_command(path: Path, games: int) -> list[str]:
         "playout",
         "--games",
         str(games),
-        "--variant",
-        "small",
+        *GAME_ARGS[game],
         "--seed",
         "3",
         "--threads",
@@ -400,14 +463,16 @@ def timed_run(command: list[str], cwd: Path) -> float:
     return time.monotonic() - clock
 
 
-def kill_and_resume(tmp_path: Path, name: str, games: int, kills: int, seed: int) -> list[str]:
+def kill_and_resume(
+    tmp_path: Path, name: str, games: int, kills: int, seed: int, game: str = "veletas"
+) -> list[str]:
     """Run ``veletas playout --save`` uninterrupted into ``whole-NAME``;
     then into ``NAME``, killed (SIGINT or SIGKILL) at a random moment of the
     run ``kills`` times, each time started again with ``--resume``, and
     left to finish. Returns what was done."""
-    startup = timed_run(playout_command(tmp_path / f"none-{name}", 1), tmp_path)
-    whole = timed_run(playout_command(tmp_path / f"whole-{name}", games), tmp_path)
-    command = playout_command(tmp_path / name, games)
+    startup = timed_run(playout_command(tmp_path / f"none-{name}", 1, game), tmp_path)
+    whole = timed_run(playout_command(tmp_path / f"whole-{name}", games, game), tmp_path)
+    command = playout_command(tmp_path / name, games, game)
     rng = random.Random(seed)
     signals = [signal.SIGINT, signal.SIGKILL]
     signals += rng.choices(signals, k=kills - 2)
@@ -437,8 +502,11 @@ def kill_and_resume(tmp_path: Path, name: str, games: int, kills: int, seed: int
     return log
 
 
-def test_runs_killed_at_random_moments_resume_to_the_same_file(tmp_path: Path) -> None:
-    log = kill_and_resume(tmp_path, "games.parquet", games=150_000, kills=5, seed=7)
+@pytest.mark.parametrize(("game", "games"), [("veletas", 150_000), ("meridians", 100_000)])
+def test_runs_killed_at_random_moments_resume_to_the_same_file(
+    tmp_path: Path, game: str, games: int
+) -> None:
+    log = kill_and_resume(tmp_path, "games.parquet", games=games, kills=5, seed=7, game=game)
     whole = (tmp_path / "whole-games.parquet").read_bytes()
     assert (tmp_path / "games.parquet").read_bytes() == whole, log
     left = sorted(entry.name for entry in tmp_path.iterdir())
@@ -446,20 +514,24 @@ def test_runs_killed_at_random_moments_resume_to_the_same_file(tmp_path: Path) -
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("game", ["veletas", "meridians"])
 @pytest.mark.parametrize("name", ["games.parquet", "games.txt"])
-def test_many_kills_resume_to_the_same_file(tmp_path: Path, name: str) -> None:
-    log = kill_and_resume(tmp_path, name, games=600_000, kills=12, seed=11)
+def test_many_kills_resume_to_the_same_file(tmp_path: Path, name: str, game: str) -> None:
+    games = 600_000 if game == "veletas" else 300_000
+    log = kill_and_resume(tmp_path, name, games=games, kills=12, seed=11, game=game)
     whole = (tmp_path / f"whole-{name}").read_bytes()
     assert (tmp_path / name).read_bytes() == whole, log
 
 
-def test_games_of_the_reference_engine_round_trip(tmp_path: Path) -> None:
-    job = PlayoutJob.make(variant="small", seed=6, record=True, backend="python")
+@pytest.mark.parametrize("game", ["veletas", "meridians"])
+def test_games_of_the_reference_engine_round_trip(tmp_path: Path, game: str) -> None:
+    job = PlayoutJob.make(seed=6, record=True, backend="python", **GAME_OPTIONS[game])
     games = job.run(0, 20)
     games.to_parquet(tmp_path / "reference.parquet")
     again = veletas.read_playouts(tmp_path / "reference.parquet")
     assert_same_playouts(again, games)
-    assert isinstance(again.board(3), veletas.reference.Board)
+    reference = veletas.reference if game == "veletas" else meridians.reference
+    assert isinstance(again.board(3), reference.Board)
 
 
 def test_a_run_that_cannot_start_leaves_nothing_behind(

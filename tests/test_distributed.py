@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import pexpect
@@ -133,6 +134,30 @@ def test_the_command_line_plays_meridians_on_the_cluster(
     assert {k: v for k, v in remote.items() if k not in volatile} == {
         k: v for k, v in local.items() if k not in volatile
     }
+
+
+def test_a_meridians_save_on_the_cluster_is_the_file_of_one_machine_and_resumes(
+    cluster: RayCluster, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from veletas import meridians
+    from veletas.datasets import DatasetWriter
+    from veletas.playouts import PlayoutJob
+
+    path = tmp_path / "games.parquet"
+    # A run stopped after its first 6,000 games, as a kill leaves it.
+    job = PlayoutJob.make(game="meridians", size="6-7", pie=True, seed=4, record=True)
+    writer = DatasetWriter(path, job, 20_000)
+    writer.add(job.run(0, 6_000))
+    writer.flush()
+    args = ["playout", "--games", "20000", "--game", "meridians", "--pie", "--seed", "4"]
+    options = ["--ray", cluster.address, "--chunk-size", "2999", "--save", str(path)]
+    assert main([*args, *options, "--resume"]) == 0
+    assert "6,000 games already saved" in capsys.readouterr().err
+    local = tmp_path / "local.parquet"
+    meridians.playouts(20_000, pie=True, seed=4, record=True).to_parquet(local)
+    assert path.read_bytes() == local.read_bytes()
+    assert main([*args, *options, "--force"]) == 0
+    assert path.read_bytes() == local.read_bytes()
 
 
 def test_ctrl_c_cancels_the_chunks_and_keeps_the_finished_ones(cluster: RayCluster) -> None:

@@ -45,7 +45,9 @@ def test_page_examples(page: Path) -> None:
 
 
 def test_the_pictured_reports_are_kept() -> None:
-    for name, page in [("report.png", "reports.md"), ("report-openings.png", "reports.md")]:
+    pictures = ["report.png", "report-openings.png"]
+    pictures += ["report-meridians.png", "report-meridians-openings.png"]
+    for name, page in [(picture, "reports.md") for picture in pictures]:
         assert (DOCS / "images" / name).read_bytes().startswith(b"\x89PNG")
         assert f"images/{name}" in (DOCS / page).read_text()
 

@@ -12,6 +12,7 @@ MODULES = [
     "veletas.games.veletas.types",
     "veletas.games.veletas.encoding",
     "veletas.vector_env",
+    "veletas.gymnasium",
     "veletas.bots",
     "veletas.records",
     "veletas.playouts",

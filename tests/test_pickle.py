@@ -10,6 +10,7 @@ import pickle
 from types import ModuleType
 from typing import Any
 
+import numpy as np
 import pytest
 import veletas
 from veletas import (
@@ -223,6 +224,78 @@ def test_bots_pickle_as_their_configuration(backend: ModuleType) -> None:
     assert copy.deepcopy(mcts).seconds == mcts.seconds
 
 
+VECTOR_ENVS = [
+    pytest.param({"variant": "small"}, id="veletas"),
+    pytest.param({"variant": "small", "auto_reset": False}, id="veletas-no-auto-reset"),
+    pytest.param(
+        {"variant": "small", "opponent": "greedy", "learner_seat": "alternate"},
+        id="veletas-greedy",
+    ),
+    pytest.param(
+        {
+            "variant": "small",
+            "opponent": "random",
+            "learner_seat": 1,
+            "start": "7/2x4/7/1s5/7/o1s2s1/7 b play 3",
+        },
+        id="veletas-random-start",
+    ),
+    pytest.param({"game": "meridians", "size": "5-6"}, id="meridians"),
+    pytest.param(
+        {
+            "game": "meridians",
+            "size": "5-6",
+            "pie": True,
+            "opponent": "greedy",
+            "learner_seat": "alternate",
+        },
+        id="meridians-greedy",
+    ),
+]
+
+
+@pytest.mark.skipif(veletas._native is None, reason="VectorEnv needs the native core")
+@pytest.mark.parametrize("options", VECTOR_ENVS)
+def test_vector_envs_step_on_alike_once_restored(options: dict[str, Any]) -> None:
+    env = veletas.VectorEnv(4, seed=3, **options)
+    for _ in range(30):
+        env.step(env.random_actions())
+    if "start" not in options:
+        env.reset(mask=np.array([True, False, False, False]), start=env.state(1).board)
+    restored = round_trip(env)
+    assert repr(restored) == repr(env)
+    assert (restored.opponent, restored.learner_seat) == (env.opponent, env.learner_seat)
+    for k in range(4):
+        assert restored.state(k) == env.state(k)
+        assert (restored.episode(k), restored.seat(k)) == (env.episode(k), env.seat(k))
+    for _ in range(120):
+        actions = env.random_actions()
+        np.testing.assert_array_equal(restored.random_actions(), actions)
+        outputs = env.step(actions)
+        for mine, theirs in zip(restored.step(actions), outputs, strict=True):
+            np.testing.assert_array_equal(mine, theirs)
+        ended = outputs[3]
+        np.testing.assert_array_equal(
+            restored.final_observations[ended], env.final_observations[ended]
+        )
+    assert [restored.episode(k) for k in range(4)] == [env.episode(k) for k in range(4)]
+    if options.get("auto_reset", True):  # games ended and restarted on the way
+        assert all(env.episode(k) >= 1 for k in range(4))
+
+
+@pytest.mark.skipif(veletas._native is None, reason="VectorEnv needs the native core")
+def test_vector_env_restore_refuses_what_no_env_gave() -> None:
+    env = veletas.VectorEnv(2, variant="small", seed=3)
+    restore, (num_envs, kwargs, (starts, states, numbers)) = env.__reduce__()
+    wrong = [(episode, rng, 99, seat, opponent) for episode, rng, _, seat, opponent in numbers]
+    with pytest.raises(ValueError, match="an env state that no env gave"):
+        restore(num_envs, kwargs, (starts, states, wrong))
+    with pytest.raises(ValueError, match="one start, state and stream per env"):
+        restore(num_envs, kwargs, (starts, states[:1], numbers))
+    with pytest.raises(veletas.errors.InvalidRulesError, match="other rules"):
+        restore(num_envs, {**kwargs, "size": 9}, (starts, states, numbers))
+
+
 # ----------------------------------------------------------------------
 # Through a real process pool
 
@@ -258,3 +331,20 @@ def test_spawn_pool_round_trip(backend: ModuleType) -> None:
         assert child_state == state
         if choice is not None:
             assert choice == veletas.RandomBot(1).choose(expected)
+
+
+def step_env_in_child(env: Any) -> tuple[Any, Any]:
+    """Run in a spawned process: step the env with its random actions."""
+    return env, env.step(env.random_actions())
+
+
+@pytest.mark.skipif(veletas._native is None, reason="VectorEnv needs the native core")
+def test_spawn_pool_steps_a_vector_env() -> None:
+    env = veletas.VectorEnv(3, variant="small", seed=8, opponent="random", learner_seat=1)
+    env.step(env.random_actions())
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        child_env, child_outputs = pool.apply(step_env_in_child, (env,))
+    outputs = env.step(env.random_actions())
+    for mine, theirs in zip(child_outputs, outputs, strict=True):
+        np.testing.assert_array_equal(mine, theirs)
+    np.testing.assert_array_equal(child_env.random_actions(), env.random_actions())

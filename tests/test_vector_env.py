@@ -274,3 +274,247 @@ def test_constructor_checks_its_arguments() -> None:
     assert VectorEnv(1, seed=2**64 - 1).seed == 2**64 - 1
     with pytest.raises(MemoryError):
         VectorEnv(10**15)
+
+
+# ----------------------------------------------------------------------
+# Resets, starts, final observations and opponents, for both games
+
+GAMES = {
+    "veletas": {"variant": "small"},
+    "meridians": {"size": "5-6"},
+}
+
+
+def make_env(game: str, num_envs: int, **options: object) -> VectorEnv:
+    return VectorEnv(num_envs, game=game, **GAMES[game], **options)  # type: ignore[call-overload,no-any-return]
+
+
+def playout_games(game: str, n_games: int, seed: int) -> object:
+    """The "micro" playouts of ``game`` with ``seed``, recorded."""
+    if game == "veletas":
+        return veletas.playouts(n_games, seed=seed, record=True, **GAMES[game])
+    from veletas import meridians
+
+    return meridians.playouts(n_games, seed=seed, record=True, **GAMES[game])
+
+
+def actions_of(state: object, move: object) -> list[int]:
+    """The action ids that play ``move`` from the start of ``state``'s turn."""
+    if hasattr(state, "actions_of"):
+        return list(state.actions_of(move))  # type: ignore[attr-defined]
+    return [state.action_of(move)]  # type: ignore[attr-defined]
+
+
+def decisions_of(game: str, board: object) -> list[tuple[object, int]]:
+    """Every decision of the game that led to ``board`` (a replayed
+    playout): the decision state before it and the action taken; the final
+    state last, with action -1."""
+    api = veletas.games.get(game)
+    start = board.copy()  # type: ignore[attr-defined]
+    moves = list(start.move_stack)
+    while start.move_stack:
+        start.pop()
+    state = api.encoding().DecisionState(start)
+    decisions = []
+    for move in moves:
+        for action in actions_of(state, move):
+            decisions.append((state.copy(), action))
+            state.apply(action)
+    decisions.append((state.copy(), -1))
+    return decisions
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("learner_seat", [0, 1, "alternate"])
+def test_the_random_opponent_plays_the_playout_games(game: str, learner_seat: object) -> None:
+    n, seed = 3, 12
+    env = make_env(game, n, seed=seed, opponent="random", learner_seat=learner_seat)
+    _, _, player = env.reset()
+    games = playout_games(game, 4 * n, seed)
+    seen: list[list[object]] = [[] for _ in range(n)]
+    episodes = [0] * n
+    while min(episodes) < 3:
+        for k in range(n):
+            assert player[k] == env.seat(k)
+            seen[k].append(env.state(k))
+        _obs, _mask, rewards, terminated, player = env.step(env.random_actions())
+        for k in np.flatnonzero(terminated):
+            index = episodes[k] * n + k
+            seat = learner_seat if learner_seat != "alternate" else (episodes[k] + k) % 2
+            decisions = decisions_of(game, games.board(index))  # type: ignore[attr-defined]
+            # What the learner saw: the playout game's decisions at its seat,
+            # every one of them, in order; the opponent played the rest.
+            mine = [state for state, _ in decisions[:-1] if state.seat_to_act == seat]
+            assert seen[k] == mine, f"env {k}, episode {episodes[k]}"
+            final = decisions[-1][0]
+            np.testing.assert_array_equal(env.final_observations[k], final.observation())
+            winner_seat = int(final.winner) ^ int(final.swapped)
+            assert rewards[k, winner_seat] == 1.0
+            assert rewards[k, 1 - winner_seat] == -1.0
+            seen[k] = []
+            episodes[k] += 1
+            assert env.episode(k) == episodes[k]
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("opponent", ["greedy", "mcts:iterations=30"])
+def test_built_in_opponents_leave_only_the_learners_decisions(game: str, opponent: str) -> None:
+    env = make_env(game, 4, seed=2, opponent=opponent, learner_seat="alternate")
+    _, _, player = env.reset()
+    ended = 0
+    for _ in range(60):
+        assert all(player[k] == env.seat(k) for k in range(4))
+        _obs, _mask, rewards, terminated, player = env.step(env.random_actions())
+        for k in np.flatnonzero(terminated):
+            ended += 1
+            assert sorted(rewards[k].tolist()) == [-1.0, 1.0]
+    assert ended > 0
+    assert env.opponent == opponent
+    assert f"opponent='{opponent}', learner_seat='alternate'" in repr(env)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_final_observations_match_a_decision_state_replay(game: str) -> None:
+    n = 4
+    env = make_env(game, n, seed=5)
+    env.reset()
+    rng = np.random.default_rng(0)
+    states = [env.state(k) for k in range(n)]
+    ended = 0
+    for _ in range(300):
+        actions = uniform_masked(rng, np.stack([s.action_mask() for s in states]))
+        _obs, _mask, _rewards, terminated, _player = env.step(actions)
+        for k in range(n):
+            states[k].apply(int(actions[k]))
+            if terminated[k]:
+                assert states[k].is_terminal()
+                np.testing.assert_array_equal(env.final_observations[k], states[k].observation())
+                ended += 1
+                states[k] = env.state(k)
+            assert env.state(k) == states[k]
+    assert ended > 0
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_masked_reset_resets_only_the_masked_envs(game: str) -> None:
+    n = 4
+    env = make_env(game, n, seed=3)
+    env.reset()
+    for _ in range(6):
+        env.step(env.random_actions())
+    before = [env.state(k) for k in range(n)]
+    episodes = [env.episode(k) for k in range(n)]
+    fresh = make_env(game, 1).state(0)
+    mask = np.array([True, False, True, False])
+    obs, _, _player = env.reset(mask=mask)
+    for k in range(n):
+        if mask[k]:
+            assert env.state(k) == fresh
+            assert env.episode(k) == episodes[k] + 1
+        else:
+            assert env.state(k) == before[k]
+            assert env.episode(k) == episodes[k]
+        np.testing.assert_array_equal(obs[k], env.state(k).observation())
+    # With a seed, the masked envs start episode 0 of the new seed.
+    env.reset(seed=9, mask=mask)
+    assert env.seed == 9
+    assert env.episode(0) == 0
+    assert env.episode(1) == episodes[1]
+
+
+def test_episodes_start_from_the_given_positions() -> None:
+    fens = ["7/2x4/7/1s5/7/o1s2s1/7 b play 3", "7/2x4/7/1s5/7/o1s2s1/7 w play 3"]
+    env = VectorEnv(2, variant="small", start=fens, seed=1)
+    for k, fen in enumerate(fens):
+        assert env.state(k).board.fen() == fen
+    board = veletas.Board(fens[1])
+    env.reset(start=board, mask=np.array([True, False]))
+    assert env.state(0).board.fen() == fens[1]
+    assert env.state(1).board.fen() == fens[1]  # its start from the constructor
+    while True:  # auto-resets start there too
+        terminated = env.step(env.random_actions())[3]
+        if terminated[0]:
+            break
+    assert env.state(0) == DecisionState(board)
+
+
+def test_meridians_episodes_start_from_the_given_positions() -> None:
+    from veletas import meridians
+
+    board = meridians.Board(size="5-6")
+    board.push(next(iter(board.legal_moves)))
+    env = VectorEnv(2, game="meridians", size="5-6", start=board)
+    assert all(env.state(k).board.fen() == board.fen() for k in range(2))
+    env.reset(start=[board.fen(), meridians.Board(size="5-6")])
+    assert env.state(0).board.fen() == board.fen()
+    assert env.state(1).board.fen() == meridians.Board(size="5-6").fen()
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "match"),
+    [
+        ({"opponent": "minimax"}, veletas.errors.InvalidPlayerError, "minimax"),
+        ({"opponent": 3}, TypeError, "opponent must be"),
+        ({"opponent": print}, TypeError, "make_vec also takes a callable"),
+        ({"opponent": "random", "learner_seat": 2}, ValueError, "learner_seat must be"),
+        ({"opponent": "random", "learner_seat": True}, ValueError, "learner_seat must be"),
+        ({"start": "not a fen"}, veletas.errors.InvalidFenError, "not a fen"),
+        ({"start": ["7/7/7/7/7/7/7 b setup 0"] * 3}, ValueError, "one position per env"),
+        ({"start": veletas.Board()}, InvalidRulesError, "other rules"),
+        ({"start": "1o5/Xx5/xx5/7/3s3/7/1o3oX w play 3"}, veletas.errors.InvalidFenError, "over"),
+        ({"start": 7}, TypeError, "start must be"),
+    ],
+)
+def test_bad_options_are_refused_by_name(
+    options: dict[str, object], error: type, match: str
+) -> None:
+    with pytest.raises(error, match=match):
+        VectorEnv(2, variant="small", **options)  # type: ignore[call-overload]
+
+
+def test_a_refused_reset_changes_nothing() -> None:
+    env = VectorEnv(3, variant="small", seed=4)
+    for _ in range(5):
+        obs = env.step(env.random_actions())[0].copy()
+    before = [env.state(k) for k in range(3)]
+    fen = "7/2x4/7/1s5/7/o1s2s1/7 b play 3"
+    for kwargs, error, match in [
+        ({"mask": np.array([True, False])}, ValueError, "one entry per env"),
+        ({"mask": np.array([1, 0, 1])}, TypeError, "mask must be booleans"),
+        ({"start": [fen, fen, "bad"]}, veletas.errors.InvalidFenError, "bad"),
+        ({"seed": -1, "start": fen}, ValueError, "seed"),
+    ]:
+        with pytest.raises(error, match=match):
+            env.reset(**kwargs)  # type: ignore[arg-type]
+        assert [env.state(k) for k in range(3)] == before
+        np.testing.assert_array_equal(env.state(0).observation(), obs[0])
+
+
+def test_stepping_only_some_envs() -> None:
+    env = VectorEnv(3, variant="small", seed=4)
+    env.reset()
+    before = [env.state(k) for k in range(3)]
+    actions = env.random_actions()
+    active = np.array([False, True, False])
+    env.step(np.where(active, actions, 9999), active=active)
+    assert env.state(0) == before[0]
+    assert env.state(2) == before[2]
+    assert env.state(1) != before[1]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_decision_state_is_one_start_for_every_env(game: str) -> None:
+    env = make_env(game, 3, seed=1)
+    for _ in range(3):
+        env.step(env.random_actions())
+    state = env.state(0)
+    assert not state.is_terminal()
+    other = make_env(game, 3, start=state)
+    assert all(other.state(k) == state for k in range(3))
+
+
+def test_a_start_in_the_middle_of_a_turn_is_refused() -> None:
+    state = DecisionState(veletas.Board("7/2x4/7/1s5/7/o1s2s1/7 b play 3"))
+    state.apply(state.legal_actions()[0])  # a shooter chosen: mid-turn
+    with pytest.raises(veletas.errors.InvalidFenError, match="middle of a turn"):
+        VectorEnv(2, variant="small", start=state)

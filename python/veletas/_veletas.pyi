@@ -440,15 +440,30 @@ class VectorEnv:
         shooters_block: bool = False,
         size: int | None = None,
         shooters: int | None = None,
+        opponent: str | None = None,
+        learner_seat: int | str = 0,
+        start: Any = None,
     ) -> VectorEnv: ...
     def reset(
-        self, *, seed: int | None = None
+        self,
+        *,
+        seed: int | None = None,
+        mask: npt.ArrayLike | None = None,
+        start: Any = None,
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], npt.NDArray[np.int8]]:
-        """Puts every env at the start of episode 0 (with a new ``seed`` if
-        given); returns ``(obs, mask, current_player)``."""
+        """Puts every env (or those where the bool array ``mask`` is true) at
+        the start of an episode: episode 0 without a mask or with a ``seed``
+        (the new seed), else each env's next episode. ``start`` (a position
+        string or board, or one per env) replaces the start of the reset
+        envs' episodes. Returns ``(obs, mask, current_player)``.
+
+        :raises InvalidFenError: for a start that cannot be read or where the
+            game is over; nothing changes.
+        :raises InvalidRulesError: for a start of other rules.
+        """
 
     def step(
-        self, actions: npt.ArrayLike
+        self, actions: npt.ArrayLike, *, active: npt.ArrayLike | None = None
     ) -> tuple[
         npt.NDArray[np.float32],
         npt.NDArray[np.int8],
@@ -456,8 +471,12 @@ class VectorEnv:
         npt.NDArray[np.bool_],
         npt.NDArray[np.int8],
     ]:
-        """Takes ``actions[k]`` in env ``k``, for every env; returns ``(obs,
-        mask, rewards, terminated, current_player)``.
+        """Takes ``actions[k]`` in env ``k``, for every env (or those where the
+        bool array ``active`` is true; the others' actions are not looked
+        at), and with an opponent its decisions up to the learner's next;
+        returns ``(obs, mask, rewards, terminated, current_player)``. The
+        final observations of the episodes that ended are in
+        :attr:`final_observations`.
 
         :raises IllegalMoveError: naming the env and the action, if an action
             is not legal; no env changes.
@@ -481,6 +500,27 @@ class VectorEnv:
     def episode(self, index: int) -> int:
         """The episode env ``index`` is in, counted from 0 at the last reset."""
 
+    def seat(self, index: int) -> int:
+        """The learner's seat in env ``index``'s current episode (with an
+        opponent; 0 in self-play)."""
+
+    @property
+    def final_observations(self) -> npt.NDArray[np.float32]:
+        """The observations of the final states of the episodes that ended
+        in the last step, in the rows of the envs that ended (a read-only
+        view; the other rows hold older data)."""
+
+    @property
+    def opponent(self) -> str | None:
+        """The opponent's spec, or None in self-play."""
+
+    @property
+    def learner_seat(self) -> int | str:
+        """The learner's seat against the opponent: 0, 1 or ``"alternate"``."""
+
+    def __reduce__(self) -> tuple[Any, ...]: ...
+    @staticmethod
+    def _restore(num_envs: int, kwargs: dict[str, Any], saved: Any) -> Any: ...
     @property
     def num_envs(self) -> int:
         """The number of envs."""
@@ -767,15 +807,30 @@ class MeridiansVectorEnv:
         pie: bool = False,
         seed: int = 0,
         auto_reset: bool = True,
+        opponent: str | None = None,
+        learner_seat: int | str = 0,
+        start: Any = None,
     ) -> MeridiansVectorEnv: ...
     def reset(
-        self, *, seed: int | None = None
+        self,
+        *,
+        seed: int | None = None,
+        mask: npt.ArrayLike | None = None,
+        start: Any = None,
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], npt.NDArray[np.int8]]:
-        """Puts every env at the start of episode 0 (with a new ``seed`` if
-        given); returns ``(obs, mask, current_player)``."""
+        """Puts every env (or those where the bool array ``mask`` is true) at
+        the start of an episode: episode 0 without a mask or with a ``seed``
+        (the new seed), else each env's next episode. ``start`` (a position
+        string or board, or one per env) replaces the start of the reset
+        envs' episodes. Returns ``(obs, mask, current_player)``.
+
+        :raises InvalidFenError: for a start that cannot be read or where the
+            game is over; nothing changes.
+        :raises InvalidRulesError: for a start of other rules.
+        """
 
     def step(
-        self, actions: npt.ArrayLike
+        self, actions: npt.ArrayLike, *, active: npt.ArrayLike | None = None
     ) -> tuple[
         npt.NDArray[np.float32],
         npt.NDArray[np.int8],
@@ -783,8 +838,12 @@ class MeridiansVectorEnv:
         npt.NDArray[np.bool_],
         npt.NDArray[np.int8],
     ]:
-        """Takes ``actions[k]`` in env ``k``, for every env; returns ``(obs,
-        mask, rewards, terminated, current_player)``.
+        """Takes ``actions[k]`` in env ``k``, for every env (or those where the
+        bool array ``active`` is true; the others' actions are not looked
+        at), and with an opponent its decisions up to the learner's next;
+        returns ``(obs, mask, rewards, terminated, current_player)``. The
+        final observations of the episodes that ended are in
+        :attr:`final_observations`.
 
         :raises IllegalMoveError: naming the env and the action, if an action
             is not legal; no env changes.
@@ -807,6 +866,27 @@ class MeridiansVectorEnv:
     def episode(self, index: int) -> int:
         """The episode env ``index`` is in, counted from 0 at the last reset."""
 
+    def seat(self, index: int) -> int:
+        """The learner's seat in env ``index``'s current episode (with an
+        opponent; 0 in self-play)."""
+
+    @property
+    def final_observations(self) -> npt.NDArray[np.float32]:
+        """The observations of the final states of the episodes that ended
+        in the last step, in the rows of the envs that ended (a read-only
+        view; the other rows hold older data)."""
+
+    @property
+    def opponent(self) -> str | None:
+        """The opponent's spec, or None in self-play."""
+
+    @property
+    def learner_seat(self) -> int | str:
+        """The learner's seat against the opponent: 0, 1 or ``"alternate"``."""
+
+    def __reduce__(self) -> tuple[Any, ...]: ...
+    @staticmethod
+    def _restore(num_envs: int, kwargs: dict[str, Any], saved: Any) -> Any: ...
     @property
     def num_envs(self) -> int:
         """The number of envs."""

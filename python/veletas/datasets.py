@@ -2,8 +2,9 @@
 
 A dataset holds one row per game of a playout run: its index, the per-game
 columns of :class:`~veletas.Playouts` (for Veletas ``winner``, ``swapped``,
-``plies`` and ``claims``) and, for a recorded run, its moves as integer codes
-(:func:`decode_moves`). The schema's metadata says what the rows are: the
+``plies`` and ``claims``; for Meridians ``stones`` in place of ``claims``)
+and, for a recorded run, its moves as integer codes of the game
+(:func:`decode_moves` for Veletas). The schema's metadata says what the rows are: the
 game, its rules, the start position, the seed, the policy and the veletas
 version (:func:`read_metadata`). pandas, polars and DuckDB open the file as
 it is.
@@ -42,8 +43,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from veletas.errors import DatasetError
-from veletas.games.veletas.types import SQUARE_NAMES
-from veletas.playouts import KIND_SHOOTER, KIND_SWAP, MOVE_DTYPE, PlayoutJob, Playouts
+from veletas.games.veletas.playouts import decode_moves, encode_moves
+from veletas.playouts import PlayoutJob, Playouts, game_playouts
 
 if TYPE_CHECKING:
     from veletas.records import GameRecord
@@ -84,8 +85,6 @@ PARTS_SUFFIX = ".partial"
 """The folder beside ``FILE`` (``FILE.partial``) that holds a run's parts
 while it runs."""
 
-_MOVE_FIELDS = list(MOVE_DTYPE.names or ())
-_CODE_DTYPE = np.dtype(">i4")  # a move's four int8 fields, read as one big-endian int32
 _GAME_COLUMN = "game"
 _MOVES_COLUMN = "moves"
 
@@ -107,38 +106,18 @@ def require_pyarrow() -> Any:
 
 # ----------------------------------------------------------------------
 # Move codes
+#
+# Each game writes its moves as integer codes of its own
+# (``veletas.games.<game>.playouts.encode_moves``, documented in
+# docs/datasets.md): Veletas as int32 (:func:`encode_moves`, re-exported
+# here), Meridians as int16 point numbers.
 
 
-def encode_moves(moves: np.ndarray) -> np.ndarray:
-    """Recorded moves (:data:`~veletas.playouts.MOVE_DTYPE`) as int32 codes:
-    ``kind << 24 | origin << 16 | destination << 8 | target``, each field one
-    byte, 255 for a square that is not there (-1 in the array).
-
-    >>> from veletas.playouts import MOVE_DTYPE
-    >>> moves = np.array([(1, -1, -1, 34), (0, 34, 37, 77), (2, -1, -1, -1)], MOVE_DTYPE)
-    >>> codes = encode_moves(moves)
-    >>> [hex(code) for code in codes]
-    ['0x1ffff22', '0x22254d', '0x2ffffff']
-    >>> bool((decode_moves(codes) == moves).all())
-    True
-    """
-    rows = np.ascontiguousarray(moves).view(np.int8).reshape(-1, 4)
-    return rows.reshape(-1).view(_CODE_DTYPE).astype(np.int32)
-
-
-def decode_moves(codes: Any) -> np.ndarray:
-    """The moves of :func:`encode_moves`' codes, as a structured array of
-    :data:`~veletas.playouts.MOVE_DTYPE` (kind, origin, destination, target).
-
-    In SQL: ``code >> 24`` is the kind (0 a stone or shot, 1 a shooter
-    placement, 2 the swap), ``(code >> 16) & 255`` the origin, ``(code >> 8)
-    & 255`` the destination and ``code & 255`` the target, each a square
-    ``rank * 10 + file`` or 255 for none.
-    """
-    values = np.asarray(codes, dtype=np.int64)
-    if values.size and (values.min() < 0 or values.max() >= 2**31):
-        raise DatasetError("move codes must be in 0 .. 2**31 - 1")
-    return values.astype(_CODE_DTYPE).view(MOVE_DTYPE).reshape(-1)
+def _codes_of(games: Playouts) -> np.ndarray:
+    """The dataset codes of a recorded run's moves."""
+    assert games.moves is not None
+    codes: np.ndarray = game_playouts(games.game).encode_moves(games.moves)
+    return codes
 
 
 # ----------------------------------------------------------------------
@@ -157,7 +136,7 @@ def run_metadata(games: Playouts) -> dict[str, Any]:
         "backend": games.backend,
         "version": _version(),
         "columns": list(games.dataset_columns()),
-        "moves": {"encoding": "int32: kind << 24 | origin << 16 | destination << 8 | target"}
+        "moves": {"encoding": game_playouts(games.game).MOVE_CODES}
         if games.moves is not None
         else None,
     }
@@ -174,7 +153,7 @@ def to_arrow(games: Playouts) -> Any:
     for name, values in games.dataset_columns().items():
         columns[name] = _arrow_column(pa, values)
     if games.moves is not None and games.offsets is not None:
-        codes = pa.array(encode_moves(games.moves), type=pa.int32())
+        codes = pa.array(_codes_of(games))
         offsets = pa.array(games.offsets, type=pa.int64())
         columns[_MOVES_COLUMN] = pa.LargeListArray.from_arrays(offsets, codes)
     table = pa.table(columns)
@@ -203,6 +182,7 @@ def from_arrow(table: Any) -> Playouts:
 
 
 def _playouts_of(table: Any, meta: Mapping[str, Any]) -> Playouts:
+    game_name = str(meta.get("game", "veletas"))
     names = list(meta["columns"])
     missing = [name for name in [_GAME_COLUMN, *names] if name not in table.column_names]
     if missing:
@@ -217,10 +197,11 @@ def _playouts_of(table: Any, meta: Mapping[str, Any]) -> Playouts:
     if meta.get("moves") and _MOVES_COLUMN in table.column_names:
         moves = table.column(_MOVES_COLUMN).combine_chunks()
         if not hasattr(moves, "offsets"):  # a table of no chunk
-            moves = moves.cast(_large_moves_type())
+            moves = moves.cast(_large_moves_type(moves.type))
         offsets = moves.offsets.to_numpy().astype(np.int64)
         codes = moves.values.to_numpy(zero_copy_only=False)[offsets[0] : offsets[-1]]
-        arrays["moves"] = decode_moves(codes).view(np.int8).reshape(-1, 4)
+        decoded = game_playouts(game_name).decode_moves(codes)
+        arrays["moves"] = decoded.view(np.int8).reshape(-1, 4) if decoded.dtype.fields else decoded
         arrays["offsets"] = offsets - offsets[0]
     return Playouts(
         arrays,
@@ -230,12 +211,13 @@ def _playouts_of(table: Any, meta: Mapping[str, Any]) -> Playouts:
         seed=int(meta["seed"]),
         first_game=first_game,
         backend=meta.get("backend", "rust"),
+        game=game_name,
     )
 
 
-def _large_moves_type() -> Any:
+def _large_moves_type(list_type: Any) -> Any:
     pa = require_pyarrow()
-    return pa.large_list(pa.int32())
+    return pa.large_list(list_type.value_type)
 
 
 def _numpy_column(column: Any) -> np.ndarray:
@@ -362,16 +344,20 @@ def records_to_playouts(games: Iterable[GameRecord]) -> Playouts:
 
 def _records_to_playouts(games: Iterable[tuple[GameRecord, Any]]) -> Playouts:
     """:func:`records_to_playouts` of records with their final boards."""
+    from veletas import records as records_module
+
     winners: list[int] = []
     swapped: list[bool] = []
-    claims: list[tuple[int, int]] = []
+    finals: dict[str, list[tuple[int, int]]] = {}
     codes = array.array("q")  # 8 bytes a move, where a list of ints takes 36
     offsets = [0]
     head: GameRecord | None = None
+    spec: Any = None
     for number, (record, final) in enumerate(games, start=1):
         if head is None:
             head = record
-        elif (record.rules, record.start) != (head.rules, head.start):
+            spec = game_playouts(_game_name(record))
+        elif (record.game, record.rules, record.start) != (head.game, head.rules, head.start):
             raise DatasetError(
                 f"record {number} is of other rules or another start than record 1: "
                 f"{record.rules} from {record.start or 'the start'}, not {head.rules} "
@@ -379,21 +365,23 @@ def _records_to_playouts(games: Iterable[tuple[GameRecord, Any]]) -> Playouts:
             )
         winners.append({"1-0": 0, "0-1": 1}.get(record.result, -1))
         swapped.append(record.tags.get("Swapped") == "true")
-        score = final.claims
-        claims.append((score.black, score.white))
-        codes.extend(_move_code(move) for move in record.moves)
+        for name, values in spec.final_columns(final).items():
+            finals.setdefault(name, []).append(values)
+        codes.extend(spec.code_of(move) for move in record.moves)
         offsets.append(len(codes))
     if head is None:
         raise DatasetError("no game records to read")
     board = head.board(0)
-    policy = head.tags.get("Black", "")
+    first_player = records_module._room(head.game).PLAYERS[0]
+    policy = head.tags.get(first_player, "")
     policy = policy.removesuffix(" playout") if policy.endswith(" playout") else "records"
+    decoded = spec.decode_moves(np.frombuffer(codes, np.int64))
     arrays = {
         "winner": np.array(winners, np.int8),
         "swapped": np.array(swapped, np.bool_),
         "plies": np.diff(np.array(offsets, np.int64)).astype(np.int32),
-        "claims": np.array(claims, np.int8).reshape(-1, 2),
-        "moves": decode_moves(np.frombuffer(codes, np.int64)).view(np.int8).reshape(-1, 4),
+        **{name: np.array(values, np.int8).reshape(-1, 2) for name, values in finals.items()},
+        "moves": decoded.view(np.int8).reshape(-1, 4) if decoded.dtype.fields else decoded,
         "offsets": np.array(offsets, np.int64),
     }
     return Playouts(
@@ -403,8 +391,14 @@ def _records_to_playouts(games: Iterable[tuple[GameRecord, Any]]) -> Playouts:
         policy=policy,
         seed=_int_tag(head, "PlayoutSeed"),
         first_game=_int_tag(head, "PlayoutGame"),
-        backend="rust" if type(board).__module__.startswith("veletas._veletas") else "python",
+        backend="python" if ".reference" in type(board).__module__ else "rust",
+        game=_game_name(head),
     )
+
+
+def _game_name(record: GameRecord) -> str:
+    """The registry's name of a record's game (``[Game "Meridians"]``: ``meridians``)."""
+    return record.game.lower()
 
 
 def without_moves(games: Playouts) -> Playouts:
@@ -417,21 +411,13 @@ def without_moves(games: Playouts) -> Playouts:
         seed=games.seed,
         first_game=games.first_game,
         backend=games.backend,
+        game=games.game,
     )
 
 
 def _int_tag(record: GameRecord, name: str) -> int:
     value = record.tags.get(name, "0")
     return int(value) if value.isascii() and value.isdigit() else 0
-
-
-def _move_code(move: Any) -> int:
-    if move.is_swap:
-        return KIND_SWAP << 24 | 0xFFFFFF
-    kind = KIND_SHOOTER if move.is_shooter else 0
-    origin = 255 if move.origin is None else move.origin
-    destination = 255 if move.destination is None else move.destination
-    return int(kind << 24 | origin << 16 | destination << 8 | move.target)
 
 
 # ----------------------------------------------------------------------
@@ -462,7 +448,8 @@ def write_records(
 
     fixed = {name: tag_line(name, value) for name, value in head_tags.items()}
     order = list(head_tags)
-    codes = encode_moves(games.moves)
+    codes = _codes_of(games)
+    code_text = game_playouts(games.game).code_text
     offsets = games.offsets.tolist()
     texts: dict[int, str] = {}
     numbers = [f"{ply}. " for ply in range(1, int(games.plies.max(initial=0)) + 2)]
@@ -483,7 +470,7 @@ def write_records(
         for code in game_codes:
             text = texts.get(code)
             if text is None:
-                text = texts[code] = _code_text(code)
+                text = texts[code] = code_text(code)
             moves.append(text)
         tokens = list(map(operator.add, numbers, moves))
         tokens.append(result)
@@ -491,24 +478,6 @@ def write_records(
         lines.append(_wrap(tokens))
         separator = "" if first and i == 0 else "\n"
         file.write(separator + "\n".join(lines) + "\n")
-
-
-def _code_text(code: int) -> str:
-    """The notation of a move code (RULES.md section 5): ``*e5``, ``e5``,
-    ``d4-d7/f9`` or ``swap``."""
-    kind, origin, destination, target = (
-        code >> 24,
-        (code >> 16) & 255,
-        (code >> 8) & 255,
-        code & 255,
-    )
-    if kind == KIND_SWAP:
-        return "swap"
-    if kind == KIND_SHOOTER:
-        return "*" + SQUARE_NAMES[target]
-    if origin == 255:
-        return SQUARE_NAMES[target]
-    return f"{SQUARE_NAMES[origin]}-{SQUARE_NAMES[destination]}/{SQUARE_NAMES[target]}"
 
 
 def _wrap(tokens: list[str], width: int = 79) -> str:
@@ -723,6 +692,7 @@ class DatasetWriter:
             seed=meta["seed"],
             first_game=meta["first_game"],
             backend=meta["backend"],
+            game=meta.get("game", "veletas"),
         )
 
     # -- writing
@@ -825,7 +795,6 @@ class DatasetWriter:
         """The job of the run, from its manifest (one thread: it plays nothing)."""
         fields = dict(self.run["job"])  # type: ignore[call-overload]
         fields["rules"] = _rules_of(fields)
-        fields.pop("game", None)
         return PlayoutJob(**fields, threads=1)
 
     def _merge_records(self, temporary: Path, progress: Callable[[int], object] | None) -> None:
@@ -857,7 +826,7 @@ def _check_same_run(earlier: dict[str, Any], now: dict[str, Any], where: Path) -
 
 def _job_dict(job: PlayoutJob) -> dict[str, Any]:
     return {
-        "game": "veletas",
+        "game": job.game,
         "start": job.start,
         "rules": _rules_dict(job.rules),
         "swapped": job.swapped,
@@ -882,10 +851,7 @@ def _rules_dict(rules: Any) -> dict[str, Any]:
 
 
 def _rules_of(meta: Mapping[str, Any]) -> Any:
-    from veletas import games as registry
-
-    api = registry.get(meta.get("game", "veletas")).api()
-    return api.Rules(**meta["rules"])
+    return game_playouts(meta.get("game", "veletas")).Rules(**meta["rules"])
 
 
 def _version() -> str:

@@ -339,7 +339,9 @@ class Playouts:
         """The games as a ``pyarrow.Table``, one row per game: ``game`` (the
         game index, uint64), the per-game :meth:`columns` (an (n, k) array as
         a fixed-size list of k) and, for a recorded run, ``moves``: each
-        game's moves as int32 codes (:func:`veletas.datasets.decode_moves`).
+        game's moves as integer codes of the game (Veletas: int32,
+        :func:`veletas.datasets.decode_moves`; Meridians: int16 points,
+        ``veletas.games.meridians.playouts.decode_moves``).
         The schema's metadata holds the game, rules, start, seed, policy and
         veletas version, as JSON under the key ``veletas``.
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import datetime
 import html
+import importlib
 import io
 import json
 import math
@@ -28,24 +29,25 @@ import os
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
 
-from veletas.playouts import KIND_SHOOTER, KIND_STONE, Estimate, Playouts, wilson
+from veletas.playouts import Estimate, Playouts, wilson
 
-__all__ = ["FIGURES", "SAMPLE_GAMES", "report", "require_matplotlib"]
+__all__ = ["FIGURES", "SAMPLE_GAMES", "report", "require_matplotlib", "room"]
 
-FIGURES = ("pie", "plies", "claims", "first-shooter", "first-stone")
-"""The figures of a report, by id (the openings need a recorded run from the
-start of the game)."""
+FIGURES = ("pie", "plies")
+"""The figures of every report, by id; each game's room adds its own
+(``veletas.games.<game>.report.FIGURES``: its final states and, for a
+recorded run from the start of the game, its openings)."""
 
 SAMPLE_GAMES = 20_000
 """The games replayed to see how they were decided (a sample spread evenly
 over the run when it has more)."""
 
 _Z95 = 1.959963984540054
-_LISTED = 5  # squares listed at each end of the openings table
 
 
 def require_matplotlib() -> Any:
@@ -82,7 +84,9 @@ def _subplots(mpl: Any, size: tuple[float, float]) -> tuple[Any, Any]:
 
 class Tally:
     """The numbers of a report, gathered from a run's games one range at a
-    time (so a dataset of any size is read a row group at a time)."""
+    time (so a dataset of any size is read a row group at a time). What is
+    the game's own (its final states, its openings) is counted by the
+    ``Tally`` of its report room, ``veletas.games.<game>.report``."""
 
     def __init__(self, sample_every: int = 1) -> None:
         self.sample_every = sample_every
@@ -92,94 +96,51 @@ class Tally:
         self._winner: list[np.ndarray] = []
         self._swapped: list[np.ndarray] = []
         self._plies: list[np.ndarray] = []
-        self._claims: list[np.ndarray] = []
-        self._first_shooter: list[np.ndarray] = []
-        self._first_stone: list[np.ndarray] = []
-        self.recorded = True
-        self.decided_by_one = 0
-        self.decided_sampled = 0
+        self.room: Any = None
+        """The report room of the run's game."""
+        self.own: Any = None
+        """The room's tally of the game's own numbers."""
 
     def add(self, games: Playouts) -> None:
         """Count the games of one range."""
         if self.head is None:
             self.head = games
+            self.room = room(games.game)
+            self.own = self.room.Tally(games, self.sample_every)
         self._winner.append(games.winner)
         self._swapped.append(games.swapped)
         self._plies.append(games.plies)
-        self._claims.append(games.claims)
-        if games.moves is None or games.offsets is None:
-            self.recorded = False
-        elif self.recorded:
-            self._first_shooter.append(first_square(games, KIND_SHOOTER))
-            self._first_stone.append(first_square(games, KIND_STONE))
-            if self.sample_every:
-                self._sample_decisions(games)
+        self.own.add(games)
         self.games += len(games)
 
-    def _sample_decisions(self, games: Playouts) -> None:
-        """Replay every ``sample_every``-th game of the run (by its index) and
-        see whether its last move took the winner from two or more claims
-        short of the win to the win."""
-        first = games.first_game
-        offset = (-first) % self.sample_every
-        need = games.rules.shooters // 2 + 1
-        for i in range(offset, len(games), self.sample_every):
-            winner = int(games.winner[i])
-            if winner < 0 or games.plies[i] == 0:
-                continue
-            board = games.board(i)
-            board.pop()
-            before = board.claims
-            held = before.black if winner == 0 else before.white
-            self.decided_sampled += 1
-            if held <= need - 2:
-                self.decided_by_one += 1
-
     def arrays(self) -> dict[str, np.ndarray]:
-        """The per-game arrays of every game counted."""
-
-        def join(parts: list[np.ndarray], dtype: Any, shape: tuple[int, ...] = ()) -> np.ndarray:
-            return np.concatenate(parts) if parts else np.zeros((0, *shape), dtype)
-
-        out = {
+        """The per-game arrays of every game counted: winner, swapped, plies."""
+        return {
             "winner": join(self._winner, np.int8),
             "swapped": join(self._swapped, np.bool_),
             "plies": join(self._plies, np.int32),
-            "claims": join(self._claims, np.int8, (2,)),
         }
-        if self.recorded and self._first_shooter:
-            out["first_shooter"] = join(self._first_shooter, np.int16)
-            out["first_stone"] = join(self._first_stone, np.int16)
-        return out
 
 
-def first_square(games: Playouts, kind: int) -> np.ndarray:
-    """For each game, the target square of its first move of ``kind``
-    (:data:`~veletas.playouts.KIND_SHOOTER`: the first shooter placed;
-    :data:`~veletas.playouts.KIND_STONE`: the first stone), or -1 if it has
-    none (int16)."""
-    assert games.moves is not None
-    assert games.offsets is not None
-    starts, ends = games.offsets[:-1], games.offsets[1:]
-    where = np.flatnonzero(games.moves["kind"] == kind)
-    at = np.searchsorted(where, starts)
-    found = np.full(len(games), -1, np.int16)
-    ok = at < len(where)
-    ok[ok] = where[at[ok]] < ends[ok]
-    found[ok] = games.moves["target"][where[at[ok]]]
-    return found
+def room(game: str) -> ModuleType:
+    """The report room of ``game``: ``veletas.games.<game>.report``."""
+    from veletas import games
+
+    games.get(game)  # refuses an unknown name
+    return importlib.import_module(f"veletas.games.{game}.report")
+
+
+def join(parts: list[np.ndarray], dtype: Any, shape: tuple[int, ...] = ()) -> np.ndarray:
+    """The arrays of ``parts`` one after the other (an empty array of
+    ``dtype`` and item ``shape`` for none)."""
+    return np.concatenate(parts) if parts else np.zeros((0, *shape), dtype)
 
 
 def numbers(tally: Tally) -> dict[str, Any]:
     """Every number of the report, as plain data (what the HTML shows)."""
     assert tally.head is not None
     arrays = tally.arrays()
-    winner, swapped, plies, claims = (
-        arrays["winner"],
-        arrays["swapped"],
-        arrays["plies"],
-        arrays["claims"],
-    )
+    winner, swapped, plies = arrays["winner"], arrays["swapped"], arrays["plies"]
     n = len(winner)
     first = swapped.astype(np.int8)
     first_won = winner == first
@@ -199,14 +160,15 @@ def numbers(tally: Tally) -> dict[str, Any]:
     quantile_points = (0.05, 0.25, 0.5, 0.75, 0.95)
     values = np.quantile(plies, quantile_points) if n else []
     quantiles = {str(q): float(v) for q, v in zip(quantile_points, values, strict=False)}
+    first_colour, second_colour = tally.room.COLORS
     out: dict[str, Any] = {
         "games": n,
         "pie": {
             "first_player": rate(first_won),
             "first_player_no_swap": rate(first_won, ~swapped),
             "first_player_swap": rate(first_won, swapped),
-            "black": rate(winner == 0),
-            "white": rate(winner == 1),
+            first_colour: rate(winner == 0),
+            second_colour: rate(winner == 1),
             "swap": rate(swapped),
         },
         "plies": {
@@ -219,23 +181,42 @@ def numbers(tally: Tally) -> dict[str, Any]:
             "quantiles": quantiles,
             "histogram": _histogram(plies),
         },
-        "claims": _claim_matrix(claims),
         "metrics": {
             "advantage": _estimate(advantage),
             "balance": balance,
             "duration": {"mean": mean, "sd": sd, "low": mean - half, "high": mean + half},
         },
     }
-    if tally.decided_sampled:
-        out["metrics"]["decided_by_one_move"] = _estimate(
-            wilson(tally.decided_by_one, tally.decided_sampled)
-        ) | {"games": tally.decided_sampled, "every": tally.sample_every}
-    if "first_shooter" in arrays and _from_setup_start(tally.head):
-        size = tally.head.rules.size
-        out["first-shooter"] = _openings(arrays["first_shooter"], first_won, advantage, size)
-        out["first-shooter"]["kind"] = "first shooter"
-        out["first-stone"] = _openings(arrays["first_stone"], first_won, advantage, size)
-        out["first-stone"]["kind"] = "first stone"
+    own, metrics = tally.own.numbers(winner, first_won, advantage)
+    out.update(own)
+    out["metrics"].update(metrics)
+    return out
+
+
+def openings(
+    cells: np.ndarray, first_won: np.ndarray, overall: Estimate, names: list[str | None]
+) -> list[dict[str, Any]]:
+    """The first player's win rate by opening cell: ``cells`` holds each
+    game's cell (an index of ``names``, -1 for none), ``names`` each cell's
+    name (None for a cell off the board). A cell ``differs`` when its 95%
+    interval leaves out the overall rate."""
+    valid = cells >= 0
+    games = np.bincount(cells[valid], minlength=len(names))
+    wins = np.bincount(cells[valid], weights=first_won[valid], minlength=len(names))
+    out = []
+    for index, name in enumerate(names):
+        if name is None or not games[index]:
+            continue
+        estimate = wilson(int(wins[index]), int(games[index]))
+        out.append(
+            {
+                "square": name,
+                "games": int(games[index]),
+                "wins": int(wins[index]),
+                **_estimate(estimate),
+                "differs": bool(estimate.high < overall.rate or estimate.low > overall.rate),
+            }
+        )
     return out
 
 
@@ -264,66 +245,16 @@ def _histogram(plies: np.ndarray) -> dict[str, list[int]]:
     return {"plies": list(range(low, high + 1)), "games": counts[low : high + 1].tolist()}
 
 
-def _claim_matrix(claims: np.ndarray) -> dict[str, Any]:
-    top = int(claims.max()) + 1 if len(claims) else 1
-    matrix = np.zeros((top, top), np.int64)
-    np.add.at(matrix, (claims[:, 0].astype(np.int64), claims[:, 1].astype(np.int64)), 1)
-    return {"games": matrix.tolist()}  # [black][white]
-
-
-def _openings(
-    squares: np.ndarray, first_won: np.ndarray, overall: Estimate, size: int
-) -> dict[str, Any]:
-    """The first player's win rate by square, and whether each square's
-    interval leaves out the overall rate."""
-    valid = squares >= 0
-    games = np.bincount(squares[valid], minlength=100)
-    wins = np.bincount(squares[valid], weights=first_won[valid], minlength=100)
-    cells = []
-    for square in range(100):
-        rank, file = divmod(square, 10)
-        if rank >= size or file >= size or not games[square]:
-            continue
-        estimate = wilson(int(wins[square]), int(games[square]))
-        cells.append(
-            {
-                "square": _square_name(square),
-                "games": int(games[square]),
-                "wins": int(wins[square]),
-                **_estimate(estimate),
-                "differs": bool(estimate.high < overall.rate or estimate.low > overall.rate),
-            }
-        )
-    return {"overall": overall.rate, "size": size, "squares": cells}
-
-
-def _square_name(square: int) -> str:
-    return f"{'abcdefghij'[square % 10]}{square // 10 + 1}"
-
-
-def _from_setup_start(games: Playouts) -> bool:
-    """Whether the games start on the empty board (so that their first
-    shooter and first stone are the openings' first placements)."""
-    fields = games.start.split()
-    return len(fields) > 2 and fields[2] == "setup" and set(fields[0]) <= set("/0123456789")
-
-
 # ----------------------------------------------------------------------
 # The figures
 
 
-def _figures(data: dict[str, Any], mpl: Any) -> dict[str, Any]:
+def _figures(data: dict[str, Any], game_room: ModuleType, mpl: Any) -> dict[str, Any]:
     figures = {
-        "pie": _pie_figure(data, mpl),
+        "pie": _pie_figure(data, game_room, mpl),
         "plies": _plies_figure(data, mpl),
-        "claims": _claims_figure(data, mpl),
     }
-    for key, title in (
-        ("first-shooter", "the square of the first shooter placed"),
-        ("first-stone", "the square of the first stone"),
-    ):
-        if key in data:
-            figures[key] = _board_figure(data[key], title, mpl)
+    figures.update(game_room.figures(data, mpl))
     return figures
 
 
@@ -338,14 +269,15 @@ _STYLE = {
 }
 
 
-def _pie_figure(data: dict[str, Any], mpl: Any) -> Any:
+def _pie_figure(data: dict[str, Any], game_room: ModuleType, mpl: Any) -> Any:
     pie = data["pie"]
+    first_colour, second_colour = game_room.COLORS
     rows = [
         ("first player, all games", pie["first_player"], "#4c72b0"),
         ("first player, no swap", pie["first_player_no_swap"], "#55a868"),
         ("first player, after a swap", pie["first_player_swap"], "#c44e52"),
-        ("Black", pie["black"], "#333333"),
-        ("White", pie["white"], "#888888"),
+        (first_colour.capitalize(), pie[first_colour], "#333333"),
+        (second_colour.capitalize(), pie[second_colour], "#888888"),
     ]
     shown = [row for row in rows if row[1]["games"] and not math.isnan(row[1]["rate"])]
     # The axis spans the intervals and 50%, so that small differences show.
@@ -401,11 +333,16 @@ def _plies_figure(data: dict[str, Any], mpl: Any) -> Any:
     )
     if histogram["plies"]:
         axes.axvline(plies["mean"], color="black", linewidth=1.2, label=f"mean {plies['mean']:.1f}")
+        # Labels of quantiles close together step up, so that none covers another.
+        step, last = 0, -math.inf
+        span = max(1.0, plies["max"] - plies["min"]) if plies["max"] is not None else 1.0
         for q, value in plies["quantiles"].items():
+            step = step + 1 if value - last < 0.04 * span else 0
+            last = value
             axes.axvline(value, color="#c44e52", linestyle=":", linewidth=1)
             axes.text(
                 value,
-                axes.get_ylim()[1],
+                axes.get_ylim()[1] * (1 + 0.07 * step),
                 f"{float(q):.0%}",
                 color="#c44e52",
                 fontsize=7,
@@ -416,117 +353,13 @@ def _plies_figure(data: dict[str, Any], mpl: Any) -> Any:
     axes.yaxis.set_major_formatter(mpl.ticker.PercentFormatter(1.0, decimals=1))
     axes.set_xlabel("moves in the game (plies)")
     axes.set_ylabel("share of games")
-    axes.set_title("Game length, with its quantiles", pad=14)
+    axes.set_title("Game length, with its quantiles", pad=24)
     figure.tight_layout()
     return figure
 
 
-def _claims_figure(data: dict[str, Any], mpl: Any) -> Any:
-    matrix = np.array(data["claims"]["games"], dtype=np.float64)
-    total = max(1.0, matrix.sum())
-    share = matrix / total
-    figure, axes = _subplots(mpl, (4.2, 3.6))
-    shown = np.where(matrix > 0, share, np.nan)
-    image = axes.imshow(shown, origin="lower", cmap="Blues", vmin=0, vmax=max(share.max(), 1e-9))
-    for black in range(matrix.shape[0]):
-        for white in range(matrix.shape[1]):
-            if matrix[black, white]:
-                dark = share[black, white] > 0.6 * share.max()
-                axes.text(
-                    white,
-                    black,
-                    f"{share[black, white]:.1%}",
-                    ha="center",
-                    va="center",
-                    fontsize=7,
-                    color="white" if dark else "black",
-                )
-    axes.set_xticks(range(matrix.shape[1]))
-    axes.set_yticks(range(matrix.shape[0]))
-    axes.set_xlabel("White's claims")
-    axes.set_ylabel("Black's claims")
-    axes.spines[["top", "right"]].set_visible(True)
-    axes.set_title("Final claims: share of games")
-    figure.colorbar(image, ax=axes, format=mpl.ticker.PercentFormatter(1.0), shrink=0.8)
-    figure.tight_layout()
-    return figure
-
-
-def _board_figure(data: dict[str, Any], title: str, mpl: Any) -> Any:
-    size = data["size"]
-    overall = data["overall"]
-    cells = {cell["square"]: cell for cell in data["squares"]}
-    spread = max([abs(cell["rate"] - overall) for cell in cells.values()] + [0.01])
-    colours = mpl.colormaps["RdBu_r"]
-    square = mpl.patches.Rectangle
-    norm = mpl.colors.Normalize(overall - spread, overall + spread)
-    figure, axes = _subplots(mpl, (4.6, 4.9))
-    for rank in range(size):
-        for file in range(size):
-            name = _square_name(rank * 10 + file)
-            cell = cells.get(name)
-            if cell is None:
-                axes.add_patch(square((file, rank), 1, 1, facecolor="#eeeeee", edgecolor="white"))
-                continue
-            colour = colours(norm(cell["rate"]))
-            axes.add_patch(square((file, rank), 1, 1, facecolor=colour, edgecolor="white"))
-            dark = abs(cell["rate"] - overall) > 0.6 * spread
-            ink = "white" if dark else "black"
-            axes.text(
-                file + 0.5,
-                rank + 0.62,
-                f"{cell['rate']:.1%}",
-                ha="center",
-                va="center",
-                fontsize=6.5,
-                color=ink,
-            )
-            axes.text(
-                file + 0.5,
-                rank + 0.3,
-                _short(cell["games"]),
-                ha="center",
-                va="center",
-                fontsize=5.5,
-                color=ink,
-            )
-            if cell["differs"]:
-                axes.add_patch(
-                    square(
-                        (file + 0.05, rank + 0.05),
-                        0.9,
-                        0.9,
-                        fill=False,
-                        edgecolor="black",
-                        linewidth=1.6,
-                    )
-                )
-    axes.set_xlim(0, size)
-    axes.set_ylim(0, size)
-    axes.set_aspect("equal")
-    axes.set_xticks([f + 0.5 for f in range(size)], list("abcdefghij"[:size]))
-    axes.set_yticks([r + 0.5 for r in range(size)], [str(r + 1) for r in range(size)])
-    axes.tick_params(length=0)
-    for side in ("top", "right", "bottom", "left"):
-        axes.spines[side].set_visible(False)
-    axes.set_title(f"First player's win rate by {title}", fontsize=9)
-    bar = figure.colorbar(
-        mpl.cm.ScalarMappable(norm=norm, cmap=colours),
-        ax=axes,
-        orientation="horizontal",
-        fraction=0.05,
-        pad=0.06,
-        format=mpl.ticker.PercentFormatter(1.0, decimals=1),
-    )
-    bar.set_label(
-        f"overall {overall:.1%}; outlined: the square's 95% interval leaves it out",
-        fontsize=7,
-    )
-    figure.tight_layout()
-    return figure
-
-
-def _short(count: int) -> str:
+def short(count: int) -> str:
+    """A count in a few characters: 950, 1.2k, 35k, 1.4M."""
     if count >= 1_000_000:
         return f"{count / 1e6:.1f}M"
     if count >= 10_000:
@@ -598,12 +431,12 @@ def report(
     folder = target.with_name(target.stem + "-figures")
     # The report's style, without changing the program's own matplotlib settings.
     with mpl.rc_context(_STYLE):
-        for key, figure in _figures(data, mpl).items():
+        for key, figure in _figures(data, tally.room, mpl).items():
             svgs[key] = _svg(figure, mpl, f"veletas-{key}")
             for name in formats:
                 folder.mkdir(exist_ok=True)
                 figure.savefig(folder / f"{key}.{name}", dpi=150, metadata=_metadata(name))
-    page = _page(tally.head, data, svgs, title)
+    page = _page(tally.head, tally.room, data, svgs, title)
     temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     temporary.write_text(page, encoding="utf-8")
     os.replace(temporary, target)
@@ -635,22 +468,32 @@ table { border-collapse: collapse; margin: .6rem 0; font-size: .9rem; }
 td, th { padding: .15rem .7rem; border-bottom: 1px solid #eee; text-align: left; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 figure { margin: .8rem 0; } figure svg { width: 100%; height: auto; }
-#figure-claims svg { width: 60%; }
 .boards { display: flex; flex-wrap: wrap; gap: 1rem; } .boards figure { flex: 1 1 22rem; }
 .note { color: #555; font-size: .88rem; }
 """
 
 
-def _page(head: Playouts, data: dict[str, Any], svgs: dict[str, str], title: str | None) -> str:
+def _page(
+    head: Playouts,
+    game_room: ModuleType,
+    data: dict[str, Any],
+    svgs: dict[str, str],
+    title: str | None,
+) -> str:
     rules = head.rules
     pie = data["pie"]
     metrics = data["metrics"]
-    title = title or f"{data['games']:,} random games of {_rules_text(rules)}"
+    first_colour, second_colour = game_room.COLORS
+
+    def figure(key: str, values: Any) -> str:
+        return _figure(key, svgs, values)
+
+    title = title or f"{data['games']:,} random games of {game_room.rules_text(rules)}"
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         f"<title>{html.escape(title)}</title>",
-        f"<style>{_CSS}</style></head><body>",
+        f"<style>{_CSS}{game_room.CSS}</style></head><body>",
         f"<h1>{html.escape(title)}</h1>",
         f'<p class="note">A veletas report. Every proportion is given with its Wilson '
         f"95% interval. Written {datetime.date.today().isoformat()}.</p>",
@@ -658,7 +501,7 @@ def _page(head: Playouts, data: dict[str, Any], svgs: dict[str, str], title: str
         _table(
             [
                 ("game", head.game),
-                ("rules", _rules_text(rules)),
+                ("rules", game_room.rules_text(rules)),
                 ("start", head.start),
                 ("policy", head.policy),
                 ("seed", str(head.seed)),
@@ -668,16 +511,16 @@ def _page(head: Playouts, data: dict[str, Any], svgs: dict[str, str], title: str
             key="run",
         ),
         "<h2>Is the pie rule fair?</h2>",
-        "<p>The first player places Black's first shooter and stone; the second may then "
-        "swap colours. A fair pie rule makes the first player's win rate 50%.</p>",
+        f"<p>{game_room.pie_note(rules)} A fair pie rule makes the first player's win "
+        "rate 50%.</p>",
         _figure("pie", svgs, pie),
         _estimates_table(
             [
                 ("first player, all games", "first_player"),
                 ("first player, no swap", "first_player_no_swap"),
                 ("first player, after a swap", "first_player_swap"),
-                ("Black", "black"),
-                ("White", "white"),
+                (first_colour.capitalize(), first_colour),
+                (second_colour.capitalize(), second_colour),
                 ("swap played", "swap"),
             ],
             pie,
@@ -696,28 +539,8 @@ def _page(head: Playouts, data: dict[str, Any], svgs: dict[str, str], title: str
             ],
             key="plies",
         ),
-        "<h2>How do games end?</h2>",
-        _figure("claims", svgs, data["claims"]),
     ]
-    if "first-shooter" in data:
-        parts += [
-            "<h2>Which openings win?</h2>",
-            "<p>Each square is coloured by the first player's win rate among the games whose "
-            "first shooter (left) or first stone (right) went there, with the games behind "
-            "it; red is above the overall rate, blue below. An outlined square's interval "
-            "leaves the overall rate out. "
-            f"{_chance(data['first-shooter'])}, and {_chance(data['first-stone'])}.</p>",
-            '<div class="boards">',
-            _figure("first-shooter", svgs, data["first-shooter"]),
-            _figure("first-stone", svgs, data["first-stone"]),
-            "</div>",
-            _openings_table(data),
-        ]
-    else:
-        parts.append(
-            '<p class="note">No opening heatmaps: they need the moves of games played from '
-            "the start of the game (record=True, or a file saved with its moves).</p>"
-        )
+    parts += game_room.sections(data, figure)
     rows = [
         (
             "advantage",
@@ -739,21 +562,7 @@ def _page(head: Playouts, data: dict[str, Any], svgs: dict[str, str], title: str
             metrics["duration"],
         ),
     ]
-    if "decided_by_one_move" in metrics:
-        decided = metrics["decided_by_one_move"]
-        rows.append(
-            (
-                "decided_by_one_move",
-                "share of games whose winner was two or more claims short of the win before "
-                f"the last move (replayed: {decided['games']:,} games, every "
-                f"{decided['every']:,}th)"
-                if decided["every"] > 1
-                else "share of games whose winner was two or more claims short of the win "
-                "before the last move",
-                _interval(decided, percent=True),
-                decided,
-            )
-        )
+    rows += game_room.metric_rows(metrics)
     parts += [
         "<h2>Game metrics</h2>",
         "<p>The outcome metrics of the Ludii general game system, here with intervals.</p>",
@@ -768,6 +577,11 @@ def _page(head: Playouts, data: dict[str, Any], svgs: dict[str, str], title: str
         "</body></html>",
     ]
     return "\n".join(parts) + "\n"
+
+
+def attr(values: Any) -> str:
+    """``values`` as JSON, quoted for an HTML attribute."""
+    return _attr(values)
 
 
 def _figure(key: str, svgs: dict[str, str], values: Any) -> str:
@@ -804,41 +618,14 @@ def _estimates_table(rows: list[tuple[str, str]], values: dict[str, Any]) -> str
     return "".join(lines)
 
 
-def _openings_table(data: dict[str, Any]) -> str:
-    lines = [
-        '<table id="openings"><tr><th>first</th><th>square</th><th>first player wins</th>'
-        "<th>95% interval</th><th>games</th></tr>"
-    ]
-    for key, label in (("first-shooter", "shooter"), ("first-stone", "stone")):
-        cells = [cell for cell in data[key]["squares"] if cell["differs"]]
-        cells.sort(key=lambda cell: -cell["rate"])
-        if len(cells) > 2 * _LISTED:
-            cells = cells[:_LISTED] + cells[-_LISTED:]
-        for cell in cells:
-            lines.append(
-                f"<tr><td>{label}</td><td>{cell['square']}</td>"
-                f'<td class="n">{_percent(cell["rate"])}</td>'
-                f'<td class="n">{_percent(cell["low"])} .. {_percent(cell["high"])}</td>'
-                f'<td class="n">{cell["games"]:,}</td></tr>'
-            )
-    lines.append("</table>")
-    caption = (
-        '<p class="note">The squares whose interval leaves out the overall rate, '
-        f"strongest first (the {_LISTED} strongest and the {_LISTED} weakest of each where "
-        "there are more; every square is in the figure's data):</p>"
-    )
-    return caption + "".join(lines)
+def percent(value: float) -> str:
+    """A proportion as a percentage of two decimals (``-`` for nan)."""
+    return _percent(value)
 
 
-def _chance(values: dict[str, Any]) -> str:
-    """How many squares are outlined, against how many chance alone would
-    outline (each interval leaves out a true rate 5% of the time)."""
-    squares = values["squares"]
-    outlined = sum(cell["differs"] for cell in squares)
-    return (
-        f"{outlined} of {len(squares)} squares are outlined by the {values['kind']} "
-        f"(chance alone would outline about {0.05 * len(squares):.0f})"
-    )
+def interval(values: dict[str, float], *, percent: bool) -> str:
+    """A rate with its interval, as text."""
+    return _interval(values, percent=percent)
 
 
 def _percent(value: float) -> str:
@@ -851,14 +638,6 @@ def _interval(values: dict[str, float], *, percent: bool) -> str:
             f"{_percent(values['rate'])} ({_percent(values['low'])} .. {_percent(values['high'])})"
         )
     return f"{values['rate']:.4f} ({values['low']:.4f} .. {values['high']:.4f})"
-
-
-def _rules_text(rules: Any) -> str:
-    variant = getattr(rules, "variant", "custom")
-    size, shooters = getattr(rules, "size", "?"), getattr(rules, "shooters", "?")
-    extra = ", shooters block" if getattr(rules, "shooters_block", False) else ""
-    setup = getattr(rules, "setup_rule", "perimeter")
-    return f"{variant} ({size}x{size}, {shooters} shooters, {setup} setup{extra})"
 
 
 def _version() -> str:

@@ -47,11 +47,17 @@ class VectorEnv(metaclass=_VectorEnvType):
     writing into numpy buffers with the GIL released: the native env of the
     game, built with the game's keywords for its rules (for Veletas
     ``variant``, ``setup_rule``, ``shooters_block``, ``size``, ``shooters``;
-    for Meridians ``size`` and ``pie``) and ``seed`` and ``auto_reset``.
+    for Meridians ``size`` and ``pie``) and ``seed``, ``auto_reset``,
+    ``opponent`` (None, ``"random"``, ``"greedy"`` or an MCTS spec, played
+    inside the step), ``learner_seat`` (0, 1 or ``"alternate"``) and
+    ``start`` (the position episodes start from, or one per env).
 
     :raises ValueError: for an unknown game, ``num_envs`` below 1 or a seed
         outside 0 .. 2**64 - 1.
-    :raises InvalidRulesError: for bad rules.
+    :raises InvalidRulesError: for bad rules, or a start of other rules.
+    :raises InvalidPlayerError: for an opponent spec that cannot be read.
+    :raises InvalidFenError: for a start that cannot be read or is a
+        finished game.
     :raises TypeError: for a keyword the game does not take.
     """
 
@@ -68,6 +74,9 @@ class VectorEnv(metaclass=_VectorEnvType):
         shooters_block: bool = False,
         size: int | None = None,
         shooters: int | None = None,
+        opponent: str | None = None,
+        learner_seat: int | str = 0,
+        start: Any = None,
     ) -> _veletas.VectorEnv: ...
     @overload
     def __new__(  # type: ignore[misc]
@@ -79,6 +88,9 @@ class VectorEnv(metaclass=_VectorEnvType):
         pie: bool = False,
         seed: int = 0,
         auto_reset: bool = True,
+        opponent: str | None = None,
+        learner_seat: int | str = 0,
+        start: Any = None,
     ) -> _veletas.MeridiansVectorEnv: ...
     def __new__(cls, num_envs: int, *, game: str = "veletas", **options: Any) -> Any:
         env_type = games.get(game).encoding().vector_env_type()

@@ -42,7 +42,7 @@ fn main() {
         // The best of a few runs: the machine may be busy with other work.
         let mut seconds = f64::INFINITY;
         for _ in 0..if timing { 5 } else { 1 } {
-            env.reset(None, &mut buffers.outputs());
+            env.reset(None, None, None, &mut buffers.outputs());
             let clock = Instant::now();
             for _ in 0..steps {
                 env.random_actions(&mut actions);

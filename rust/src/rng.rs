@@ -40,6 +40,17 @@ impl Rng {
         }
     }
 
+    /// The generator's state: [`Rng::from_state`] of it continues the
+    /// stream from here.
+    pub const fn state(&self) -> u64 {
+        self.state
+    }
+
+    /// The generator in `state` (as [`Rng::state`] gave it).
+    pub const fn from_state(state: u64) -> Rng {
+        Rng { state }
+    }
+
     /// The next 64 random bits.
     #[inline(always)]
     pub fn next_u64(&mut self) -> u64 {

@@ -16,9 +16,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description=(
             "Write a self-contained HTML report of the games of FILE (saved by 'veletas "
             "playout --save', a Parquet dataset or game records): the first player's win "
-            "rate with and without the pie swap, the game length, the final claims, the "
-            "first player's win rate by the square of the first shooter and of the first "
-            "stone, and the game metrics, each proportion with its Wilson 95% interval. "
+            "rate with and without the pie swap, the game length, how games end (Veletas: "
+            "the final claims; Meridians: the stones left and removed), the first player's "
+            "win rate by the first placements drawn on the board (Veletas: the squares of "
+            "the first shooter and stone; Meridians: the first stone's point on the "
+            "hexagon), and the game metrics, each proportion with its Wilson 95% interval. "
             'Needs pip install "veletas[report]".'
         ),
     )

@@ -9,8 +9,10 @@ use super::state::GameState;
 use crate::game::random_action;
 use std::sync::atomic::AtomicBool;
 
+use crate::game::Action;
 use crate::mcts::{Budget, Config, Mcts, SearchInfo};
 use crate::rng::Rng;
+use crate::vector_env::Opponents;
 
 /// A legal move drawn uniformly, as the playouts draw it
 /// ([`crate::game::random_action`]); `None` when there is none.
@@ -219,6 +221,29 @@ impl MctsPlayer {
     /// The nodes the player's trees hold.
     pub fn node_count(&self) -> usize {
         self.search.as_ref().map_or(0, Mcts::node_count)
+    }
+}
+
+impl Opponents for GameState {
+    type Searcher = MctsPlayer;
+
+    fn searcher(config: Config) -> MctsPlayer {
+        MctsPlayer::new(config)
+    }
+
+    fn greedy_turn(&self, rng: &mut Rng) -> Vec<Action> {
+        greedy_move(self.position(), rng)
+            .and_then(|m| self.action_of(m))
+            .into_iter()
+            .collect()
+    }
+
+    fn search_turn(&self, searcher: &mut MctsPlayer, budget: Budget) -> Vec<Action> {
+        searcher
+            .choose(*self, budget)
+            .and_then(|info| self.action_of(info.chosen))
+            .into_iter()
+            .collect()
     }
 }
 

@@ -487,7 +487,7 @@ mod tests {
             let start = GameState::new(Position::new(Size::S5_6).with_pie(pie));
             let mut env = VectorEnv::new(start, n, seed, true);
             let mut out = env.buffers();
-            env.reset(None, &mut out.outputs());
+            env.reset(None, None, None, &mut out.outputs());
             let game = |index: u64| {
                 let mut state = start;
                 let mut actions = Vec::new();

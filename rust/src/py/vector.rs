@@ -8,26 +8,34 @@
 use numpy::{
     PyArray1, PyArray2, PyArray4, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods,
 };
+use pyo3::IntoPyObjectExt;
 use pyo3::exceptions::{PyIndexError, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyList, PyString, PyTuple};
 
-use crate::py::errors::IllegalMoveError;
-use crate::vector_env::{Observe, Outputs, VectorEnv};
+use crate::game::Game;
+use crate::mcts::{Config, DEFAULT_MAX_NODES};
+use crate::py::args::search_budget;
+use crate::py::errors::{IllegalMoveError, InvalidFenError};
+use crate::rng::Rng;
+use crate::vector_env::{EnvState, LearnerSeat, Observe, Opponent, Opponents, Outputs, VectorEnv};
 
 /// A core env and the numpy arrays it writes into.
 ///
 /// The env writes into arrays of its own and hands out read-only views of
 /// them: observations are updated in place, so they must not change between
 /// steps.
-pub struct Envs<G: Observe> {
+pub struct Envs<G: Observe + Opponents> {
     env: VectorEnv<G>,
     observations: Py<PyArray4<f32>>,
     masks: Py<PyArray2<i8>>,
     rewards: Py<PyArray2<f32>>,
     terminated: Py<PyArray1<bool>>,
     current_player: Py<PyArray1<i8>>,
+    final_observations: Py<PyArray4<f32>>,
     views: Views,
+    /// The opponent as its spec, for `repr` and pickling.
+    opponent_spec: Option<String>,
 }
 
 /// Read-only views of the arrays, as `reset` and `step` return them.
@@ -37,6 +45,7 @@ struct Views {
     rewards: Py<PyAny>,
     terminated: Py<PyAny>,
     current_player: Py<PyAny>,
+    final_observations: Py<PyAny>,
 }
 
 /// A read-only view of `array`.
@@ -100,17 +109,22 @@ fn int64_array<'py>(py: Python<'py>, actions: &Bound<'py, PyAny>) -> PyResult<Bo
 
 impl<G> Envs<G>
 where
-    G: Observe,
+    G: Observe + Opponents,
     G::Actions: Send,
 {
-    /// `num_envs` envs from `start`, reset: the arrays hold their first
-    /// decisions.
+    /// `num_envs` envs from `start` (or from `starts`, one per env), with
+    /// `opponent` (its spec) and the learner's seat, reset: the arrays hold
+    /// their first decisions.
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         py: Python<'_>,
         start: G,
         num_envs: usize,
         seed: u64,
         auto_reset: bool,
+        opponent: Option<(Opponent, String)>,
+        learner_seat: LearnerSeat,
+        starts: Option<Vec<G>>,
     ) -> PyResult<Envs<G>> {
         let [planes, height, width] = start.observation_shape();
         let actions = start.num_actions();
@@ -123,23 +137,31 @@ where
         let rewards = zeros(vec![num_envs, 2], "float32")?.cast_into()?;
         let terminated = zeros(vec![num_envs], "bool")?.cast_into()?;
         let current_player = zeros(vec![num_envs], "int8")?.cast_into()?;
+        let final_observations =
+            zeros(vec![num_envs, planes, height, width], "float32")?.cast_into()?;
         let views = Views {
             observations: read_only(observations.as_any())?,
             masks: read_only(masks.as_any())?,
             rewards: read_only(rewards.as_any())?,
             terminated: read_only(terminated.as_any())?,
             current_player: read_only(current_player.as_any())?,
+            final_observations: read_only(final_observations.as_any())?,
         };
+        let (opponent, opponent_spec) = opponent.unzip();
+        let env =
+            VectorEnv::with_opponent(start, num_envs, seed, auto_reset, opponent, learner_seat);
         let mut envs = Envs {
-            env: VectorEnv::new(start, num_envs, seed, auto_reset),
+            env,
             observations: Bound::unbind(observations),
             masks: Bound::unbind(masks),
             rewards: Bound::unbind(rewards),
             terminated: Bound::unbind(terminated),
             current_player: Bound::unbind(current_player),
+            final_observations: Bound::unbind(final_observations),
             views,
+            opponent_spec,
         };
-        envs.with_buffers(py, |env, out| env.reset(None, out))?;
+        envs.with_buffers(py, |env, out| env.reset(None, None, starts, out))?;
         Ok(envs)
     }
 
@@ -159,26 +181,38 @@ where
         let mut rewards = self.rewards.bind(py).readwrite();
         let mut terminated = self.terminated.bind(py).readwrite();
         let mut current_player = self.current_player.bind(py).readwrite();
+        let mut final_observations = self.final_observations.bind(py).readwrite();
         let mut outputs = Outputs {
             observations: observations.as_slice_mut()?,
             masks: masks.as_slice_mut()?,
             rewards: rewards.as_slice_mut()?,
             terminated: terminated.as_slice_mut()?,
             current_player: current_player.as_slice_mut()?,
+            final_observations: final_observations.as_slice_mut()?,
         };
         let env = &mut self.env;
         Ok(py.detach(move || f(env, &mut outputs)))
     }
 
-    /// `reset(*, seed=None)`: every env at the start of episode 0 (with a
-    /// new seed if given); returns `(obs, mask, current_player)`.
+    /// `reset(*, seed=None, mask=None, start=None)`: every env (or those of
+    /// `mask`) at the start of an episode, from `start` if given (read by
+    /// `parse`); returns `(obs, mask, current_player)`. Every argument is
+    /// checked before anything changes.
     pub fn reset<'py>(
         &mut self,
         py: Python<'py>,
         seed: Option<&Bound<'py, PyAny>>,
+        mask: Option<&Bound<'py, PyAny>>,
+        start: Option<&Bound<'py, PyAny>>,
+        parse: impl Fn(&Bound<'py, PyAny>) -> PyResult<G>,
     ) -> PyResult<Bound<'py, PyTuple>> {
+        let n = self.env.num_envs();
         let seed = seed.map(|s| unsigned(s, "seed", 0)).transpose()?;
-        self.with_buffers(py, |env, out| env.reset(seed, out))?;
+        let mask = mask.map(|m| bool_mask(py, m, n, "mask")).transpose()?;
+        let starts = starts_arg(start, n, parse)?;
+        self.with_buffers(py, |env, out| {
+            env.reset(seed, mask.as_deref(), starts, out);
+        })?;
         (
             self.views.observations.bind(py),
             self.views.masks.bind(py),
@@ -195,6 +229,7 @@ where
         &mut self,
         py: Python<'py>,
         actions: &Bound<'py, PyAny>,
+        active: Option<&Bound<'py, PyAny>>,
         position: impl FnOnce(&G) -> String,
     ) -> PyResult<Bound<'py, PyTuple>> {
         // The common case, a contiguous int64 array such as `random_actions()`
@@ -225,8 +260,15 @@ where
             )));
         }
         let actions = actions.as_slice()?;
+        let active = active
+            .map(|a| bool_mask(py, a, self.env.num_envs(), "active"))
+            .transpose()?;
+        let stepped = self.with_buffers(py, |env, out| match &active {
+            None => env.step(actions, out),
+            Some(active) => env.step_some(actions, active, out),
+        })?;
         // A refused step changes nothing, so the env is as it was to describe.
-        if let Err(bad) = self.with_buffers(py, |env, out| env.step(actions, out))? {
+        if let Err(bad) = stepped {
             return Err(IllegalMoveError::new_err(format!(
                 "illegal action {} in env {} at '{}': legal actions are {:?}",
                 bad.action,
@@ -280,6 +322,270 @@ where
     pub fn observation_shape(&self) -> (usize, usize, usize) {
         let [planes, height, width] = self.env.observation_shape();
         (planes, height, width)
+    }
+    /// The observations of the final states of the episodes that ended in
+    /// the last step (rows of the envs that did not end hold older data).
+    pub fn final_observations<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
+        self.views.final_observations.bind(py).clone()
+    }
+
+    /// The opponent's spec, or `None` in self-play.
+    pub fn opponent_spec(&self) -> Option<&str> {
+        self.opponent_spec.as_deref()
+    }
+
+    /// The learner's seat: 0, 1 or `"alternate"`.
+    pub fn learner_seat<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match self.env.learner_seat() {
+            LearnerSeat::Fixed(seat) => seat.into_bound_py_any(py),
+            LearnerSeat::Alternate => "alternate".into_bound_py_any(py),
+        }
+    }
+
+    /// The learner's seat in env `index`'s current episode (with an
+    /// opponent).
+    pub fn seat(&self, index: &Bound<'_, PyAny>) -> PyResult<u8> {
+        Ok(self.env.seat(self.env_index(index)?))
+    }
+
+    /// What `__reduce__` saves besides the constructor's arguments: each
+    /// env's start and state (as `dump` writes them), episode, stream,
+    /// random action, learner seat and opponent stream.
+    pub fn saved<'py>(
+        &self,
+        py: Python<'py>,
+        dump: impl Fn(&G) -> PyResult<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let n = self.env.num_envs();
+        let starts = PyList::empty(py);
+        let states = PyList::empty(py);
+        let mut numbers: Vec<Saved> = Vec::with_capacity(n);
+        for k in 0..n {
+            let saved = self.env.env_state(k);
+            starts.append(dump(self.env.start(k))?)?;
+            states.append(dump(&saved.state)?)?;
+            numbers.push((
+                saved.episode,
+                saved.rng.state(),
+                saved.random_action,
+                saved.seat,
+                saved.opponent_rng.as_ref().map(Rng::state),
+            ));
+        }
+        (starts, states, numbers).into_pyobject(py)
+    }
+
+    /// Puts back what [`Envs::saved`] saved, read by `load`, with
+    /// `opponent`, and writes
+    /// every env's outputs in full; a `ValueError` (and nothing changes)
+    /// if it does not fit these envs.
+    pub fn restore<'py>(
+        &mut self,
+        py: Python<'py>,
+        opponent: Option<(Opponent, String)>,
+        saved: &Bound<'py, PyAny>,
+        load: impl Fn(&Bound<'py, PyAny>) -> PyResult<G>,
+    ) -> PyResult<()> {
+        let refuse =
+            |why: &str| PyValueError::new_err(format!("cannot restore a VectorEnv: {why}"));
+        let (starts, states, numbers): (
+            Vec<Bound<'py, PyAny>>,
+            Vec<Bound<'py, PyAny>>,
+            Vec<Saved>,
+        ) = saved.extract()?;
+        let n = self.env.num_envs();
+        if [starts.len(), states.len(), numbers.len()] != [n; 3] {
+            return Err(refuse("one start, state and stream per env"));
+        }
+        let mut envs = Vec::with_capacity(n);
+        for ((start, state), (episode, rng, random_action, seat, opponent_rng)) in
+            starts.iter().zip(&states).zip(numbers)
+        {
+            let saved = EnvState {
+                state: load(state)?,
+                episode,
+                rng: Rng::from_state(rng),
+                random_action,
+                seat,
+                opponent_rng: opponent_rng.map(Rng::from_state),
+            };
+            envs.push((load(start)?, saved));
+        }
+        let (opponent, opponent_spec) = opponent.unzip();
+        let mut restored = VectorEnv::with_opponent(
+            envs[0].0.clone(),
+            n,
+            self.env.seed(),
+            self.env.auto_reset(),
+            opponent,
+            self.env.learner_seat(),
+        );
+        for (k, (start, saved)) in envs.into_iter().enumerate() {
+            if !restored.restore(k, start, saved) {
+                return Err(refuse("an env state that no env gave"));
+            }
+        }
+        self.env = restored;
+        self.opponent_spec = opponent_spec;
+        self.with_buffers(py, VectorEnv::rewrite)?;
+        Ok(())
+    }
+}
+
+/// What [`Envs::saved`] keeps of one env besides its start and state: its
+/// episode, stream, random action, learner seat and opponent stream.
+type Saved = (u64, u64, i64, u8, Option<u64>);
+
+/// `value` as a bool array of `n` entries, or a typed error naming `what`.
+fn bool_mask(
+    py: Python<'_>,
+    value: &Bound<'_, PyAny>,
+    n: usize,
+    what: &str,
+) -> PyResult<Vec<bool>> {
+    let array = py.import("numpy")?.call_method1("asarray", (value,))?;
+    let kind: String = array.getattr("dtype")?.getattr("kind")?.extract()?;
+    if kind != "b" {
+        return Err(PyTypeError::new_err(format!(
+            "{what} must be booleans, got an array of dtype {}",
+            array.getattr("dtype")?.str()?
+        )));
+    }
+    let shape: Vec<usize> = array.getattr("shape")?.extract()?;
+    if shape != [n] {
+        return Err(PyValueError::new_err(format!(
+            "{what} must have one entry per env ({n}), got shape {}",
+            repr(&array.getattr("shape")?)
+        )));
+    }
+    array.call_method0("tolist")?.extract()
+}
+
+/// The starts of `start`: `None`, one position (a `str`, a board or a
+/// decision state) for every env, or a sequence of one per env; each read by `parse` and
+/// refused if the game is over there.
+pub fn starts_arg<'py, G: Game>(
+    start: Option<&Bound<'py, PyAny>>,
+    n: usize,
+    parse: impl Fn(&Bound<'py, PyAny>) -> PyResult<G>,
+) -> PyResult<Option<Vec<G>>> {
+    let Some(start) = start else {
+        return Ok(None);
+    };
+    let check = |value: &Bound<'py, PyAny>| -> PyResult<G> {
+        let state = parse(value)?;
+        if state.is_terminal() {
+            return Err(InvalidFenError::new_err(format!(
+                "start {}: the game is over there, so there is no decision to learn",
+                repr(value)
+            )));
+        }
+        Ok(state)
+    };
+    // A board has `fen`, a decision state `board`: one position for all.
+    let single =
+        start.is_instance_of::<PyString>() || start.hasattr("fen")? || start.hasattr("board")?;
+    if single {
+        return Ok(Some(vec![check(start)?; n]));
+    }
+    let Ok(items) = start.try_iter() else {
+        return Err(PyTypeError::new_err(format!(
+            "start must be a position string, a board or a sequence of one per env, not {}",
+            repr(start)
+        )));
+    };
+    let items: Vec<Bound<'py, PyAny>> = items.collect::<PyResult<_>>()?;
+    if items.len() != n {
+        return Err(PyValueError::new_err(format!(
+            "start must give one position per env ({n}), got {}",
+            items.len()
+        )));
+    }
+    items.iter().map(check).collect::<PyResult<_>>().map(Some)
+}
+
+/// The opponent of `opponent`: `None`, or a spec of `veletas match`
+/// (`"random"`, `"greedy"`, `"mcts"`, `"mcts:iterations=100,..."`) or its
+/// `BotSpec`, with the spec as written.
+pub fn opponent_arg<G: Game>(
+    py: Python<'_>,
+    opponent: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<(Opponent, String)>> {
+    let Some(opponent) = opponent else {
+        return Ok(None);
+    };
+    let bot_spec = py.import("veletas.match")?.getattr("BotSpec")?;
+    let spec = if opponent.is_instance_of::<PyString>() {
+        bot_spec.call_method1("parse", (opponent,))?
+    } else if opponent.is_instance(&bot_spec)? {
+        opponent.clone()
+    } else if opponent.is_callable() {
+        return Err(PyTypeError::new_err(
+            "a VectorEnv plays built-in opponents only ('random', 'greedy' or an mcts spec); \
+             veletas.gymnasium.make_vec also takes a callable",
+        ));
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "opponent must be None, 'random', 'greedy' or an mcts spec such as \
+             'mcts:iterations=100', not {}",
+            repr(opponent)
+        )));
+    };
+    let kind: String = spec.getattr("kind")?.extract()?;
+    let written: String = spec.str()?.extract()?;
+    let opponent = match kind.as_str() {
+        "random" => Opponent::Random,
+        "greedy" => Opponent::Greedy,
+        _ => {
+            let iterations: Option<u64> = spec.getattr("iterations")?.extract()?;
+            let mut seconds: Option<f64> = spec.getattr("seconds")?.extract()?;
+            if iterations.is_none() && seconds.is_none() {
+                // `mcts` alone: the bots' default thinking time.
+                seconds = Some(
+                    py.import("veletas.bots")?
+                        .getattr("DEFAULT_SECONDS")?
+                        .extract()?,
+                );
+            }
+            let exploration: Option<f64> = spec.getattr("exploration")?.extract()?;
+            Opponent::Search {
+                config: Config {
+                    exploration: exploration.unwrap_or(G::EXPLORATION),
+                    threads: 1,
+                    seed: 0,
+                    max_nodes: DEFAULT_MAX_NODES,
+                },
+                budget: search_budget(iterations, seconds)?,
+            }
+        }
+    };
+    Ok(Some((opponent, written)))
+}
+
+/// The learner's seat of `seat`: 0, 1 or `"alternate"`.
+pub fn seat_arg(seat: &Bound<'_, PyAny>) -> PyResult<LearnerSeat> {
+    if let Ok(text) = seat.cast::<PyString>() {
+        if text.to_str()? == "alternate" {
+            return Ok(LearnerSeat::Alternate);
+        }
+    } else if !seat.is_instance_of::<pyo3::types::PyBool>() {
+        if let Ok(n) = seat.extract::<i64>() {
+            if let Ok(s @ 0..=1) = u8::try_from(n) {
+                return Ok(LearnerSeat::Fixed(s));
+            }
+        }
+    }
+    Err(PyValueError::new_err(format!(
+        "learner_seat must be 0, 1 or 'alternate', got {}",
+        repr(seat)
+    )))
+}
+
+/// The `repr` of a learner seat, as the constructor takes it.
+pub fn seat_repr(seat: LearnerSeat) -> String {
+    match seat {
+        LearnerSeat::Fixed(seat) => seat.to_string(),
+        LearnerSeat::Alternate => "'alternate'".to_owned(),
     }
 }
 

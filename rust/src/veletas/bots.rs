@@ -12,6 +12,7 @@ use std::sync::atomic::AtomicBool;
 
 use crate::mcts::{Budget, Config, Mcts, SearchInfo};
 use crate::rng::Rng;
+use crate::vector_env::Opponents;
 
 /// A legal move drawn uniformly from [`Position::legal_moves`], or `None`
 /// when there is none.
@@ -275,6 +276,24 @@ impl MctsPlayer {
     /// The nodes the player's trees hold.
     pub fn node_count(&self) -> usize {
         self.search.as_ref().map_or(0, Mcts::node_count)
+    }
+}
+
+impl Opponents for DecisionState {
+    type Searcher = MctsPlayer;
+
+    fn searcher(config: Config) -> MctsPlayer {
+        MctsPlayer::new(config)
+    }
+
+    fn greedy_turn(&self, rng: &mut Rng) -> Vec<Action> {
+        greedy_move(self.position(), rng).map_or_else(Vec::new, |m| self.actions_of(m))
+    }
+
+    fn search_turn(&self, searcher: &mut MctsPlayer, budget: Budget) -> Vec<Action> {
+        searcher
+            .choose(*self, budget)
+            .map_or_else(Vec::new, |turn| self.actions_of(turn.chosen))
     }
 }
 

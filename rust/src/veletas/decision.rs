@@ -521,7 +521,7 @@ impl Game for DecisionState {
         size * size + 2
     }
 
-    #[inline]
+    #[inline(always)]
     fn legal_actions(&self) -> Actions {
         DecisionState::legal_actions(self)
     }

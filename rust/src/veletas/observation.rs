@@ -193,10 +193,9 @@ impl DecisionState {
     pub fn update_observation(&self, shown: &DecisionState, out: &mut [f32]) {
         let area = self.plane_area(out);
         let size = self.size() as usize;
+        // Every decision changes some plane: no need to compare the whole
+        // planes first.
         let (old, new) = (shown.planes(), self.planes());
-        if old == new {
-            return;
-        }
         // The same loops as a full write but for the ranks and constants
         // compared: folding the two into one costs a vector env 5%.
         let changes = old.squares.iter().zip(&new.squares).enumerate();
@@ -282,6 +281,15 @@ fn write_ranks_of<T: Copy, const N: usize>(
     table: &[[T; 8]; 256],
 ) {
     const FILES: u128 = (1 << MAX_SIZE) - 1;
+    if ranks == Bitboard::board(N as u32) {
+        // Every rank, each at a fixed shift: the loop unrolls.
+        let mut bits = squares.0;
+        for row in plane[..N * N].chunks_exact_mut(N) {
+            write_row::<T, N>(row, (bits & FILES) as usize, table);
+            bits >>= STRIDE;
+        }
+        return;
+    }
     if ranks.is_empty() {
         return;
     }
@@ -290,14 +298,20 @@ fn write_ranks_of<T: Copy, const N: usize>(
     let mut bits = squares.0 >> (first as u32 * STRIDE);
     // Whole rows of a constant length: no bounds check inside the loop.
     for row in plane[first * N..(last + 1) * N].chunks_exact_mut(N) {
-        let files = (bits & FILES) as usize;
-        if N > 8 {
-            row[..8].copy_from_slice(&table[files & 0xFF]);
-            row[8..].copy_from_slice(&table[files >> 8][..N - 8]);
-        } else {
-            row.copy_from_slice(&table[files][..N]);
-        }
+        write_row::<T, N>(row, (bits & FILES) as usize, table);
         bits >>= STRIDE;
+    }
+}
+
+/// Writes the N squares of a rank, `files` (bit `i` for file `i`), into
+/// `row`.
+#[inline(always)]
+fn write_row<T: Copy, const N: usize>(row: &mut [T], files: usize, table: &[[T; 8]; 256]) {
+    if N > 8 {
+        row[..8].copy_from_slice(&table[files & 0xFF]);
+        row[8..].copy_from_slice(&table[files >> 8][..N - 8]);
+    } else {
+        row.copy_from_slice(&table[files][..N]);
     }
 }
 

@@ -29,6 +29,11 @@ __all__ = [
     "MOVE_DTYPE",
     "POLICIES",
     "SWAP",
+    "code_of",
+    "code_text",
+    "decode_moves",
+    "encode_moves",
+    "final_columns",
     "make_job",
     "move_text",
     "run",
@@ -45,6 +50,8 @@ SWAP, KEEP = -1, -2
 """The records of ``swap`` and ``keep``."""
 COLORS = ("light", "dark")
 """The colours by index, as the summary names them."""
+MOVE_CODES = "int16: point rank * 14 + file, -1 swap, -2 keep"
+"""How a dataset writes a move (:func:`encode_moves`), in its metadata."""
 
 
 def engine(backend: str) -> Any:
@@ -222,3 +229,52 @@ def record(games: Playouts, i: int, moves: list[Any]) -> GameRecord:
         PlayoutSeed=str(games.seed),
         PlayoutGame=str(games.first_game + i),
     )
+
+
+# ----------------------------------------------------------------------
+# Move codes of datasets
+
+
+def encode_moves(moves: np.ndarray) -> np.ndarray:
+    """Recorded moves as the codes of a dataset: the records themselves,
+    int16: a placement's point ``rank * 14 + file`` (``d1`` is 3, ``a2``
+    is 14), :data:`SWAP` (-1) or :data:`KEEP` (-2).
+
+    >>> encode_moves(np.array([3, -1, 14], np.int16)).tolist()
+    [3, -1, 14]
+    """
+    return np.asarray(moves, dtype=MOVE_DTYPE)
+
+
+def decode_moves(codes: Any) -> np.ndarray:
+    """The recorded moves of a dataset's codes (:func:`encode_moves`);
+    :func:`code_text` names each. In SQL, a code ``c >= 0`` is the point of
+    file ``c % 14`` (``a`` is 0) and rank ``c // 14 + 1``.
+
+    :raises DatasetError: for a code that is no point, swap or keep.
+    """
+    from veletas.errors import DatasetError
+
+    values = np.asarray(codes, dtype=np.int64)
+    if values.size and (values.min() < KEEP or values.max() >= 14 * 14):
+        raise DatasetError(f"Meridians move codes must be in {KEEP} .. {14 * 14 - 1}")
+    return values.astype(MOVE_DTYPE)
+
+
+def code_of(move: Any) -> int:
+    """The dataset code of a ``Move`` (of either engine)."""
+    if move.is_swap:
+        return SWAP
+    if move.is_keep:
+        return KEEP
+    return int(move.point)
+
+
+def code_text(code: int) -> str:
+    """The notation of a dataset code (:func:`move_text`)."""
+    return move_text(code)
+
+
+def final_columns(board: Any) -> dict[str, tuple[int, int]]:
+    """The game's own columns of one finished game, from its final board."""
+    return {"stones": tuple(board.stones)}

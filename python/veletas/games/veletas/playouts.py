@@ -29,6 +29,11 @@ __all__ = [
     "MOVE_DTYPE",
     "POLICIES",
     "claim_counts",
+    "code_of",
+    "code_text",
+    "decode_moves",
+    "encode_moves",
+    "final_columns",
     "make_job",
     "run",
 ]
@@ -46,6 +51,9 @@ KIND_STONE, KIND_SHOOTER, KIND_SWAP = 0, 1, 2
 """The kinds of a recorded move: a stone or shot, a shooter placement, the swap."""
 COLORS = ("black", "white")
 """The colours by index, as the summary names them."""
+MOVE_CODES = "int32: kind << 24 | origin << 16 | destination << 8 | target"
+"""How a dataset writes a move (:func:`encode_moves`), in its metadata."""
+_CODE_DTYPE = np.dtype(">i4")  # a move's four int8 fields, read as one big-endian int32
 
 
 def engine(backend: str) -> Any:
@@ -263,3 +271,82 @@ def record(games: Playouts, i: int, moves: list[Any]) -> GameRecord:
         PlayoutSeed=str(games.seed),
         PlayoutGame=str(games.first_game + i),
     )
+
+
+# ----------------------------------------------------------------------
+# Move codes of datasets
+
+
+def encode_moves(moves: np.ndarray) -> np.ndarray:
+    """Recorded moves (:data:`MOVE_DTYPE`) as the int32 codes of a dataset:
+    ``kind << 24 | origin << 16 | destination << 8 | target``, each field one
+    byte, 255 for a square that is not there (-1 in the array).
+
+    >>> moves = np.array([(1, -1, -1, 34), (0, 34, 37, 77), (2, -1, -1, -1)], MOVE_DTYPE)
+    >>> codes = encode_moves(moves)
+    >>> [hex(code) for code in codes]
+    ['0x1ffff22', '0x22254d', '0x2ffffff']
+    >>> bool((decode_moves(codes) == moves).all())
+    True
+    """
+    rows = np.ascontiguousarray(moves).view(np.int8).reshape(-1, 4)
+    return rows.reshape(-1).view(_CODE_DTYPE).astype(np.int32)
+
+
+def decode_moves(codes: Any) -> np.ndarray:
+    """The moves of :func:`encode_moves`' codes, as a structured array of
+    :data:`MOVE_DTYPE` (kind, origin, destination, target).
+
+    In SQL: ``code >> 24`` is the kind (0 a stone or shot, 1 a shooter
+    placement, 2 the swap), ``(code >> 16) & 255`` the origin, ``(code >> 8)
+    & 255`` the destination and ``code & 255`` the target, each a square
+    ``rank * 10 + file`` or 255 for none.
+
+    :raises DatasetError: for a code out of range.
+    """
+    from veletas.errors import DatasetError
+
+    values = np.asarray(codes, dtype=np.int64)
+    if values.size and (values.min() < 0 or values.max() >= 2**31):
+        raise DatasetError("move codes must be in 0 .. 2**31 - 1")
+    return values.astype(_CODE_DTYPE).view(MOVE_DTYPE).reshape(-1)
+
+
+def code_of(move: Any) -> int:
+    """The dataset code of a ``Move`` (of either engine)."""
+    if move.is_swap:
+        return KIND_SWAP << 24 | 0xFFFFFF
+    kind = KIND_SHOOTER if move.is_shooter else 0
+    origin = 255 if move.origin is None else move.origin
+    destination = 255 if move.destination is None else move.destination
+    return int(kind << 24 | origin << 16 | destination << 8 | move.target)
+
+
+def code_text(code: int) -> str:
+    """The notation of a move code (RULES.md section 5): ``*e5``, ``e5``,
+    ``d4-d7/f9`` or ``swap``.
+
+    >>> code_text(0x22254D), code_text(0x1FFFF22)
+    ('e4-h4/h8', '*e4')
+    """
+    from veletas.games.veletas.types import SQUARE_NAMES
+
+    kind, origin, destination, target = (
+        code >> 24,
+        (code >> 16) & 255,
+        (code >> 8) & 255,
+        code & 255,
+    )
+    if kind == KIND_SWAP:
+        return "swap"
+    if kind == KIND_SHOOTER:
+        return "*" + SQUARE_NAMES[target]
+    if origin == 255:
+        return SQUARE_NAMES[target]
+    return f"{SQUARE_NAMES[origin]}-{SQUARE_NAMES[destination]}/{SQUARE_NAMES[target]}"
+
+
+def final_columns(board: Any) -> dict[str, tuple[int, int]]:
+    """The game's own columns of one finished game, from its final board."""
+    score = board.claims
+    return {"claims": (score.black, score.white)}

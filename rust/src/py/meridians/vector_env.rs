@@ -2,16 +2,73 @@
 //! stepped at once, into numpy buffers, with the GIL released.
 
 use numpy::PyArray1;
+use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyTuple, PyType};
+use pyo3::types::{PyDict, PyString, PyTuple, PyType};
 
-use super::board::PyBoard;
+use super::board::{PyBoard, position_from_fen};
 use super::types;
 use crate::meridians::{GameState, Position, Size};
 use crate::py::args::Given;
-use crate::py::vector::{Envs, env_args, python_bool};
+use crate::py::errors::InvalidRulesError;
+use crate::py::vector::{
+    Envs, env_args, opponent_arg, python_bool, seat_arg, seat_repr, starts_arg,
+};
 use crate::vector_env::VectorEnv;
+
+/// The decision a start of an env of `size` and `pie` names: a position
+/// string, a board of either engine, a decision state of the encoding, or
+/// (as pickles save them) a `(fen, swapped)` pair; refused unless it is of
+/// the env's size and pie option.
+fn parse_start(value: &Bound<'_, PyAny>, size: Size, pie: bool) -> PyResult<GameState> {
+    let state = if value.is_instance_of::<PyString>() {
+        GameState::new(position_from_fen(value, pie)?)
+    } else if let Ok(board) = value.extract::<PyRef<'_, PyBoard>>() {
+        let swapped = value
+            .getattr("move_stack")?
+            .try_iter()?
+            .try_fold(false, |any, m| {
+                Ok::<_, PyErr>(any | m?.getattr("is_swap")?.is_truthy()?)
+            })?;
+        GameState::with_swapped(*board.position(), swapped)
+    } else if let Ok((fen, swapped)) = value.extract::<(Bound<'_, PyString>, bool)>() {
+        GameState::with_swapped(position_from_fen(fen.as_any(), pie)?, swapped)
+    } else if value.hasattr("fen")? && value.hasattr("move_stack")? {
+        // A board of the reference engine.
+        let fen = value.call_method0("fen")?;
+        let swapped = value
+            .getattr("move_stack")?
+            .try_iter()?
+            .try_fold(false, |any, m| {
+                Ok::<_, PyErr>(any | m?.getattr("is_swap")?.is_truthy()?)
+            })?;
+        GameState::with_swapped(position_from_fen(&fen, pie)?, swapped)
+    } else if value.hasattr("board")? && value.hasattr("swapped")? {
+        // A decision state of the encoding: its board and swap.
+        let board = value.getattr("board")?;
+        let fen = board.call_method0("fen")?;
+        let swapped = value.getattr("swapped")?.is_truthy()?;
+        GameState::with_swapped(position_from_fen(&fen, pie)?, swapped)
+    } else {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "a start is a position string or a meridians Board, not {}",
+            value.get_type().name()?
+        )));
+    };
+    let position = state.position();
+    if position.size() != size || position.pie() != pie {
+        return Err(InvalidRulesError::new_err(format!(
+            "start {} is of other rules (size '{}', pie={}) than the env's (size '{}', pie={})",
+            value.repr()?,
+            position.size(),
+            python_bool(position.pie()),
+            size,
+            python_bool(pie),
+        )));
+    }
+    Ok(state)
+}
 
 /// The module of the decision states that `state(k)` returns.
 const ENCODING: &str = "veletas.games.meridians.encoding";
@@ -37,7 +94,13 @@ impl PyVectorEnv {
 
     /// A state of the envs' game: the size and the pie option never change.
     fn start(&self) -> &GameState {
-        self.env().state(0)
+        self.env().start(0)
+    }
+
+    /// The envs' board size and pie option.
+    fn size_and_pie(&self) -> (Size, bool) {
+        let position = self.start().position();
+        (position.size(), position.pie())
     }
 }
 
@@ -45,8 +108,11 @@ impl PyVectorEnv {
 impl PyVectorEnv {
     #[new]
     #[pyo3(signature = (num_envs, *, size = Given::Default, pie = Given::Default,
-                        seed = Given::Default, auto_reset = true),
-           text_signature = "(num_envs, *, size='6-7', pie=False, seed=0, auto_reset=True)")]
+                        seed = Given::Default, auto_reset = true, opponent = None,
+                        learner_seat = Given::Default, start = None),
+           text_signature = "(num_envs, *, size='6-7', pie=False, seed=0, auto_reset=True, \
+                             opponent=None, learner_seat=0, start=None)")]
+    #[allow(clippy::too_many_arguments)]
     fn new<'py>(
         py: Python<'py>,
         num_envs: &Bound<'py, PyAny>,
@@ -54,34 +120,131 @@ impl PyVectorEnv {
         pie: Given<'py>,
         seed: Given<'py>,
         auto_reset: bool,
+        opponent: Option<&Bound<'py, PyAny>>,
+        learner_seat: Given<'py>,
+        start: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<PyVectorEnv> {
         let (num_envs, seed) = env_args(num_envs, &seed.or(py, 0)?)?;
         let size = types::check_size(&size.or(py, Size::default().name())?)?;
         let pie = types::check_pie(&pie.or(py, false)?)?;
+        let opponent = opponent_arg::<GameState>(py, opponent)?;
+        let learner_seat = seat_arg(&learner_seat.or(py, 0)?)?;
+        let starts = starts_arg(start, num_envs, |v| parse_start(v, size, pie))?;
         let start = GameState::new(Position::new(size).with_pie(pie));
-        let envs = Envs::new(py, start, num_envs, seed, auto_reset)?;
+        let envs = Envs::new(
+            py,
+            start,
+            num_envs,
+            seed,
+            auto_reset,
+            opponent,
+            learner_seat,
+            starts,
+        )?;
         Ok(PyVectorEnv { envs })
     }
 
-    /// Puts every env at the start of episode 0 (with a new `seed` if given);
-    /// returns `(obs, mask, current_player)`.
-    #[pyo3(signature = (*, seed = None))]
+    /// Puts every env (or those where `mask` is true) at the start of an
+    /// episode, from `start` if given; returns `(obs, mask,
+    /// current_player)`.
+    #[pyo3(signature = (*, seed = None, mask = None, start = None))]
     fn reset<'py>(
         &mut self,
         py: Python<'py>,
         seed: Option<&Bound<'py, PyAny>>,
+        mask: Option<&Bound<'py, PyAny>>,
+        start: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        self.envs.reset(py, seed)
+        let (size, pie) = self.size_and_pie();
+        self.envs
+            .reset(py, seed, mask, start, |v| parse_start(v, size, pie))
     }
 
-    /// Takes `actions[k]` in env `k`, for every env; returns `(obs, mask,
-    /// rewards, terminated, current_player)`.
+    /// Takes `actions[k]` in env `k`, for every env (or those where `active`
+    /// is true); returns `(obs, mask, rewards, terminated, current_player)`.
+    #[pyo3(signature = (actions, *, active = None))]
     fn step<'py>(
         &mut self,
         py: Python<'py>,
         actions: &Bound<'py, PyAny>,
+        active: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        self.envs.step(py, actions, |state| state.position().fen())
+        self.envs.step(py, actions, active, |state: &GameState| {
+            state.position().fen()
+        })
+    }
+
+    /// The observations of the final states of the episodes that ended in
+    /// the last step, in the rows of the envs that ended.
+    #[getter]
+    fn final_observations<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
+        self.envs.final_observations(py)
+    }
+
+    /// The opponent's spec, or None in self-play.
+    #[getter]
+    fn opponent(&self) -> Option<&str> {
+        self.envs.opponent_spec()
+    }
+
+    /// The learner's seat against the opponent: 0, 1 or "alternate".
+    #[getter]
+    fn learner_seat<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.envs.learner_seat(py)
+    }
+
+    /// The learner's seat in env `index`'s current episode.
+    fn seat(&self, index: &Bound<'_, PyAny>) -> PyResult<u8> {
+        self.envs.seat(index)
+    }
+
+    /// Pickles as the constructor's arguments and every env's start, state,
+    /// episode and streams: unpickled, it steps on as this one would (but
+    /// for a search opponent, which starts from empty trees).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let this = slf.try_borrow()?;
+        let (size, pie) = this.size_and_pie();
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("size", size.name())?;
+        kwargs.set_item("pie", pie)?;
+        kwargs.set_item("seed", this.env().seed())?;
+        kwargs.set_item("auto_reset", this.env().auto_reset())?;
+        kwargs.set_item("opponent", this.envs.opponent_spec())?;
+        kwargs.set_item("learner_seat", this.envs.learner_seat(py)?)?;
+        let saved = this.envs.saved(py, |state| {
+            (state.position().fen(), state.swapped()).into_bound_py_any(py)
+        })?;
+        let restore = slf.get_type().getattr("_restore")?;
+        (restore, (this.env().num_envs(), kwargs, saved)).into_pyobject(py)
+    }
+
+    /// The env `__reduce__` describes (not for direct use).
+    #[staticmethod]
+    fn _restore<'py>(
+        py: Python<'py>,
+        num_envs: &Bound<'py, PyAny>,
+        kwargs: &Bound<'py, PyDict>,
+        saved: &Bound<'py, PyAny>,
+    ) -> PyResult<Py<PyVectorEnv>> {
+        // Built without its opponent, whose first turns a reset would play
+        // for nothing, then given it back with the saved envs.
+        let opponent = kwargs.get_item("opponent")?;
+        let plain = kwargs.copy()?;
+        plain.set_item("opponent", py.None())?;
+        let env = py
+            .get_type::<PyVectorEnv>()
+            .call((num_envs,), Some(&plain))?
+            .cast_into::<PyVectorEnv>()?;
+        {
+            let mut this = env.try_borrow_mut()?;
+            let (size, pie) = this.size_and_pie();
+            let opponent =
+                opponent_arg::<GameState>(py, opponent.as_ref().filter(|o| !o.is_none()))?;
+            this.envs
+                .restore(py, opponent, saved, |v| parse_start(v, size, pie))?;
+        }
+        Ok(env.unbind())
     }
 
     /// Each env's random action for its current decision, drawn from its
@@ -156,8 +319,14 @@ impl PyVectorEnv {
 
     fn __repr__(&self) -> String {
         let position = self.start().position();
+        let opponent = self.envs.opponent_spec().map_or_else(String::new, |spec| {
+            format!(
+                ", opponent='{spec}', learner_seat={}",
+                seat_repr(self.env().learner_seat())
+            )
+        });
         format!(
-            "VectorEnv({}, game='meridians', size='{}', pie={}, seed={}, auto_reset={})",
+            "VectorEnv({}, game='meridians', size='{}', pie={}, seed={}, auto_reset={}{opponent})",
             self.env().num_envs(),
             position.size(),
             python_bool(position.pie()),

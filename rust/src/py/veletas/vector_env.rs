@@ -2,16 +2,64 @@
 //! buffers, with the GIL released.
 
 use numpy::PyArray1;
+use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::{PyDict, PyString, PyTuple};
 
 use super::base;
-use super::board::{Given, parse_setup_rule};
+use super::board::{Given, PyBoard, parse_setup_rule, position_from_fen};
 use super::decision::PyDecisionState;
 use super::error::CoreError;
-use crate::py::vector::{Envs, env_args, python_bool};
+use crate::py::errors::{InvalidFenError, InvalidRulesError};
+use crate::py::vector::{Envs, env_args, opponent_arg, python_bool, seat_arg, seat_repr};
 use crate::vector_env::VectorEnv;
-use crate::veletas::{DecisionState, Lines, Position, Rules};
+use crate::veletas::{DecisionState, Lines, Position, Rules, Stage};
+
+/// The decision state a start of an env of `rules` names: a position string
+/// (read under the rules' options), a board of either backend, or a
+/// `DecisionState`; refused unless it is of these rules.
+fn parse_start(value: &Bound<'_, PyAny>, rules: Rules) -> PyResult<DecisionState> {
+    let state = if let Ok(state) = value.extract::<PyRef<'_, PyDecisionState>>() {
+        state.0
+    } else if let Ok(fen) = value.cast::<PyString>() {
+        let position = position_from_fen(fen, rules.setup_rule(), rules.lines())?;
+        DecisionState::new(position)
+    } else if let Ok(board) = value.extract::<PyRef<'_, PyBoard>>() {
+        DecisionState::with_swapped(*board.position(), board.swap_in_stack())
+    } else if value.hasattr("fen")? && value.hasattr("move_stack")? {
+        // A board of the reference engine: its position string and swap.
+        let fen = value.call_method0("fen")?;
+        let position =
+            position_from_fen(fen.cast::<PyString>()?, rules.setup_rule(), rules.lines())?;
+        let mut swapped = false;
+        for m in value.getattr("move_stack")?.try_iter()? {
+            swapped |= m?.getattr("is_swap")?.is_truthy()?;
+        }
+        DecisionState::with_swapped(position, swapped)
+    } else {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "a start is a position string, a Board or a DecisionState, not {}",
+            value.get_type().name()?
+        )));
+    };
+    let theirs = state.position().rules();
+    if theirs != rules {
+        return Err(InvalidRulesError::new_err(format!(
+            "start {} is of other rules (size {}, {} shooters, setup rule '{}', shooters_block={}) \
+             than the env's (size {}, {} shooters, setup rule '{}', shooters_block={})",
+            value.repr()?,
+            theirs.size(),
+            theirs.shooters(),
+            theirs.setup_rule().name(),
+            python_bool(theirs.lines().shooters_block()),
+            rules.size(),
+            rules.shooters(),
+            rules.setup_rule().name(),
+            python_bool(rules.lines().shooters_block()),
+        )));
+    }
+    Ok(state)
+}
 
 /// `num_envs` games of the same rules, stepped together.
 ///
@@ -50,6 +98,20 @@ fn make_rules<'py>(
     Ok(rules)
 }
 
+/// [`parse_start`], refused in the middle of a turn: the opponents choose
+/// whole turns, from their start.
+fn turn_start(value: &Bound<'_, PyAny>, rules: Rules) -> PyResult<DecisionState> {
+    let state = parse_start(value, rules)?;
+    if state.stage() != Stage::Start {
+        return Err(InvalidFenError::new_err(format!(
+            "start {}: a decision state in the middle of a turn; episodes start at the start \
+             of a turn",
+            value.repr()?
+        )));
+    }
+    Ok(state)
+}
+
 #[pymethods]
 impl PyVectorEnv {
     #[new]
@@ -63,8 +125,12 @@ impl PyVectorEnv {
         shooters_block = Given::Default,
         size = None,
         shooters = None,
+        opponent = None,
+        learner_seat = Given::Default,
+        start = None,
     ), text_signature = "(num_envs, *, variant='standard', seed=0, auto_reset=True, \
-                          setup_rule='perimeter', shooters_block=False, size=None, shooters=None)")]
+                          setup_rule='perimeter', shooters_block=False, size=None, shooters=None, \
+                          opponent=None, learner_seat=0, start=None)")]
     #[allow(clippy::too_many_arguments)]
     fn new<'py>(
         py: Python<'py>,
@@ -76,6 +142,9 @@ impl PyVectorEnv {
         shooters_block: Given<'py>,
         size: Option<&Bound<'py, PyAny>>,
         shooters: Option<&Bound<'py, PyAny>>,
+        opponent: Option<&Bound<'py, PyAny>>,
+        learner_seat: Given<'py>,
+        start: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<PyVectorEnv> {
         let (num_envs, seed) = env_args(num_envs, &seed.or(py, 0)?)?;
         let rules = make_rules(
@@ -86,30 +155,128 @@ impl PyVectorEnv {
             size,
             shooters,
         )?;
+        let opponent = opponent_arg::<DecisionState>(py, opponent)?;
+        let learner_seat = seat_arg(&learner_seat.or(py, 0)?)?;
+        let starts = start
+            .map(|s| crate::py::vector::starts_arg(Some(s), num_envs, |v| turn_start(v, rules)))
+            .transpose()?
+            .flatten();
         let start = DecisionState::new(Position::new(rules));
-        let envs = Envs::new(py, start, num_envs, seed, auto_reset)?;
+        let envs = Envs::new(
+            py,
+            start,
+            num_envs,
+            seed,
+            auto_reset,
+            opponent,
+            learner_seat,
+            starts,
+        )?;
         Ok(PyVectorEnv { envs })
     }
 
-    /// Puts every env at the start of episode 0 (with a new `seed` if given);
-    /// returns `(obs, mask, current_player)`.
-    #[pyo3(signature = (*, seed = None))]
+    /// Puts every env (or those where `mask` is true) at the start of an
+    /// episode, from `start` if given; returns `(obs, mask,
+    /// current_player)`.
+    #[pyo3(signature = (*, seed = None, mask = None, start = None))]
     fn reset<'py>(
         &mut self,
         py: Python<'py>,
         seed: Option<&Bound<'py, PyAny>>,
+        mask: Option<&Bound<'py, PyAny>>,
+        start: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        self.envs.reset(py, seed)
+        let rules = self.rules_core();
+        self.envs
+            .reset(py, seed, mask, start, |v| turn_start(v, rules))
     }
 
-    /// Takes `actions[k]` in env `k`, for every env; returns `(obs, mask,
-    /// rewards, terminated, current_player)`.
+    /// Takes `actions[k]` in env `k`, for every env (or those where `active`
+    /// is true); returns `(obs, mask, rewards, terminated, current_player)`.
+    #[pyo3(signature = (actions, *, active = None))]
     fn step<'py>(
         &mut self,
         py: Python<'py>,
         actions: &Bound<'py, PyAny>,
+        active: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        self.envs.step(py, actions, |state| state.position().fen())
+        self.envs
+            .step(py, actions, active, |state| state.position().fen())
+    }
+
+    /// The observations of the final states of the episodes that ended in
+    /// the last step, in the rows of the envs that ended.
+    #[getter]
+    fn final_observations<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
+        self.envs.final_observations(py)
+    }
+
+    /// The opponent's spec, or None in self-play.
+    #[getter]
+    fn opponent(&self) -> Option<&str> {
+        self.envs.opponent_spec()
+    }
+
+    /// The learner's seat against the opponent: 0, 1 or "alternate".
+    #[getter]
+    fn learner_seat<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.envs.learner_seat(py)
+    }
+
+    /// The learner's seat in env `index`'s current episode.
+    fn seat(&self, index: &Bound<'_, PyAny>) -> PyResult<u8> {
+        self.envs.seat(index)
+    }
+
+    /// Pickles as the constructor's arguments and every env's start, state,
+    /// episode and streams: unpickled, it steps on as this one would (but
+    /// for a search opponent, which starts from empty trees).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let this = slf.try_borrow()?;
+        let rules = this.rules_core();
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("size", rules.size())?;
+        kwargs.set_item("shooters", rules.shooters())?;
+        kwargs.set_item("setup_rule", rules.setup_rule().name())?;
+        kwargs.set_item("shooters_block", rules.lines().shooters_block())?;
+        kwargs.set_item("seed", this.env().seed())?;
+        kwargs.set_item("auto_reset", this.env().auto_reset())?;
+        kwargs.set_item("opponent", this.envs.opponent_spec())?;
+        kwargs.set_item("learner_seat", this.envs.learner_seat(py)?)?;
+        let saved = this
+            .envs
+            .saved(py, |state| PyDecisionState(*state).into_bound_py_any(py))?;
+        let restore = slf.get_type().getattr("_restore")?;
+        (restore, (this.env().num_envs(), kwargs, saved)).into_pyobject(py)
+    }
+
+    /// The env `__reduce__` describes (not for direct use).
+    #[staticmethod]
+    fn _restore<'py>(
+        py: Python<'py>,
+        num_envs: &Bound<'py, PyAny>,
+        kwargs: &Bound<'py, PyDict>,
+        saved: &Bound<'py, PyAny>,
+    ) -> PyResult<Py<PyVectorEnv>> {
+        // Built without its opponent, whose first turns a reset would play
+        // for nothing, then given it back with the saved envs.
+        let opponent = kwargs.get_item("opponent")?;
+        let plain = kwargs.copy()?;
+        plain.set_item("opponent", py.None())?;
+        let env = py
+            .get_type::<PyVectorEnv>()
+            .call((num_envs,), Some(&plain))?
+            .cast_into::<PyVectorEnv>()?;
+        {
+            let mut this = env.try_borrow_mut()?;
+            let rules = this.rules_core();
+            let opponent =
+                opponent_arg::<DecisionState>(py, opponent.as_ref().filter(|o| !o.is_none()))?;
+            this.envs
+                .restore(py, opponent, saved, |v| parse_start(v, rules))?;
+        }
+        Ok(env.unbind())
     }
 
     /// Each env's random action for its current decision, drawn from its
@@ -170,10 +337,16 @@ impl PyVectorEnv {
     }
 
     fn __repr__(&self) -> String {
-        let rules = self.env().state(0).position().rules();
+        let rules = self.rules_core();
+        let opponent = self.envs.opponent_spec().map_or_else(String::new, |spec| {
+            format!(
+                ", opponent='{spec}', learner_seat={}",
+                seat_repr(self.env().learner_seat())
+            )
+        });
         format!(
             "VectorEnv({}, size={}, shooters={}, setup_rule='{}', shooters_block={}, seed={}, \
-             auto_reset={})",
+             auto_reset={}{opponent})",
             self.env().num_envs(),
             rules.size(),
             rules.shooters(),
@@ -188,5 +361,10 @@ impl PyVectorEnv {
 impl PyVectorEnv {
     fn env(&self) -> &VectorEnv<DecisionState> {
         self.envs.env()
+    }
+
+    /// The rules of every env.
+    fn rules_core(&self) -> Rules {
+        self.env().start(0).position().rules()
     }
 }
