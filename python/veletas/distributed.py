@@ -348,8 +348,13 @@ def play_chunks(
             if not pending:
                 break
             (ready,), _ = ray.wait(list(pending), num_returns=1)
+            # Out of `pending` before its result is read: a chunk that failed
+            # is done, and force-cancelling a finished task (below) can make
+            # Ray's driver abort on its own check ("Tried to complete task
+            # that was not pending") before the error is shown.
+            first = pending.pop(ready)
             part = ray.get(ready)
-            finished[pending.pop(ready)] = part
+            finished[first] = part
             if progress is not None:
                 progress(len(part))
             while next_game in finished:
