@@ -20,8 +20,8 @@ test-slow: ## Run the slow tests: long random games, the slow Hypothesis profile
 
 .PHONY: lint
 lint: ## ruff, mypy --strict and its stub check, rustfmt and clippy (needs the dev extra)
-	$(PYTHON) -m ruff check python tests benches scripts
-	$(PYTHON) -m ruff format --check python tests benches scripts
+	$(PYTHON) -m ruff check python tests benches scripts examples
+	$(PYTHON) -m ruff format --check python tests benches scripts examples
 	$(PYTHON) -m mypy --strict python/veletas
 	$(PYTHON) -m mypy.stubtest veletas._veletas --allowlist .mypy-stubtest-allowlist
 	cargo fmt --all --check
@@ -30,8 +30,8 @@ lint: ## ruff, mypy --strict and its stub check, rustfmt and clippy (needs the d
 
 .PHONY: format
 format: ## Format Python and Rust code
-	$(PYTHON) -m ruff format python tests benches scripts
-	$(PYTHON) -m ruff check --fix python tests benches scripts
+	$(PYTHON) -m ruff format python tests benches scripts examples
+	$(PYTHON) -m ruff check --fix python tests benches scripts examples
 	cargo fmt --all
 
 BENCH_JSON ?= .benchmarks/bench.json

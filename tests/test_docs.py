@@ -52,6 +52,11 @@ def test_the_pictured_reports_are_kept() -> None:
         assert f"images/{name}" in (DOCS / page).read_text()
 
 
+def test_the_pictured_learning_curve_is_kept() -> None:
+    assert (DOCS / "images" / "ppo_veletas.png").read_bytes().startswith(b"\x89PNG")
+    assert "images/ppo_veletas.png" in (DOCS / "rl.md").read_text()
+
+
 def test_the_pictured_position_is_kept() -> None:
     assert (DOCS / "images" / "position.png").read_bytes().startswith(b"\x89PNG")
     assert "images/position.png" in (DOCS / "play.md").read_text()
