@@ -8,8 +8,8 @@ cd "$(dirname "$0")"
 PYTHON=${PYTHON:-python3}
 
 # Adding a target: put it in one of these lists (see docs/testing.md).
-RUST_TARGETS=(fen moves)
-PYTHON_TARGETS=(records board)
+RUST_TARGETS=(fen moves meridians_fen meridians_moves)
+PYTHON_TARGETS=(records board meridians)
 
 seconds=${1:?usage: fuzz/run.sh SECONDS [TARGET ...]}
 shift
@@ -21,6 +21,7 @@ fi
 "$PYTHON" seed_corpora.py
 for target in "${targets[@]}"; do
     dict=fen.dict
+    [[ $target == meridians* ]] && dict=meridians.dict
     [ -f "$target.dict" ] && dict=$target.dict
     mkdir -p "corpus/$target" "artifacts/$target"
     echo "== $target ($seconds s)"

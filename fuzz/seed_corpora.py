@@ -1,4 +1,4 @@
-"""Seed the fuzz corpora from the test vectors (``tests/vectors/*.txt``).
+"""Seed the fuzz corpora from the test vectors (``tests/games/*/vectors/``).
 
 Writes one file per seed into ``fuzz/corpus/<target>/``:
 
@@ -9,7 +9,18 @@ Writes one file per seed into ``fuzz/corpus/<target>/``:
 - ``records``: a game record of each claim vector (from its position, with
   its move) and of a short random game from each perft position, and the
   record of ``docs/records.md``;
-- ``board`` (the Python API on both engines): the seeds of ``moves``.
+- ``board`` (the Python API on both engines): the seeds of ``moves``;
+- ``meridians_fen``: every Meridians position string of the vectors (perft
+  positions, the positions before and after each removal, and the
+  positions of the first moves of each Ludii game);
+- ``meridians_moves``: each removal vector's ``<fen>\\n<move>``, the first
+  moves of the Ludii games, and a few legal moves of each perft position,
+  alone and after their position string;
+- ``meridians`` (the Python API on both engines): the seeds of
+  ``meridians_moves``, each perft position followed by a few moves of a
+  random game, and records of Meridians games (each removal vector's, a
+  short random game from each perft position, and the Ludii games'
+  openings).
 
 Run it from the repository root, with veletas installed:
 ``python fuzz/seed_corpora.py``. Existing seeds are kept; a seed's file name
@@ -26,15 +37,20 @@ from collections.abc import Iterable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
 
 import veletas  # noqa: E402
-from vector_files import claim_vectors, perft_vectors  # noqa: E402
-from veletas import records  # noqa: E402
+from veletas import meridians, records  # noqa: E402
+from veletas.games.meridians.types import Rules as MeridiansRules  # noqa: E402
+
+from tests.games.meridians import vector_files as meridians_vectors  # noqa: E402
+from tests.games.veletas.vector_files import claim_vectors, perft_vectors  # noqa: E402
 
 CORPUS = ROOT / "fuzz" / "corpus"
 MOVES_PER_POSITION = 4
 RANDOM_PLIES = 12
+LUDII_GAMES = 20
+"""Ludii games whose openings seed the Meridians targets."""
 
 
 def write_seeds(target: str, seeds: Iterable[str]) -> int:
@@ -94,12 +110,82 @@ def record_seeds() -> Iterable[str]:
     yield from re.findall(r"```text\n(\[.*?)```", docs, flags=re.DOTALL)
 
 
+def ludii_openings() -> Iterable[tuple[str, bool, list[str]]]:
+    """The start, pie option and first moves of the first Ludii games."""
+    for game in meridians_vectors.ludii_games()[:LUDII_GAMES]:
+        start = meridians.Board(size=game.size).fen()
+        yield start, False, [move.move for move in game.moves[:RANDOM_PLIES]]
+
+
+def random_games() -> Iterable[tuple[str, bool, list[str]]]:
+    """Each Meridians perft position, with a short random game from it."""
+    rng = random.Random(0)
+    for vector in meridians_vectors.perft_vectors():
+        board = meridians.Board(vector.fen, pie=vector.pie)
+        for _ in range(RANDOM_PLIES):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        yield vector.fen, vector.pie, [str(move) for move in board.move_stack]
+
+
+def meridians_fen_seeds() -> Iterable[str]:
+    for vector in meridians_vectors.perft_vectors():
+        yield vector.fen
+    for removal in meridians_vectors.removal_vectors():
+        yield removal.fen
+        yield removal.after
+    for start, pie, moves in ludii_openings():
+        board = meridians.Board(start, pie=pie)
+        for move in moves:
+            board.push_str(move)
+            yield board.fen()
+
+
+def meridians_move_seeds() -> Iterable[str]:
+    rng = random.Random(0)
+    for removal in meridians_vectors.removal_vectors():
+        yield f"{removal.fen}\n{removal.move}"
+        yield removal.move
+    for _, _, moves in ludii_openings():
+        yield from moves
+    for vector in meridians_vectors.perft_vectors():
+        moves = list(meridians.Board(vector.fen, pie=vector.pie).legal_moves)
+        for move in rng.sample(moves, min(MOVES_PER_POSITION, len(moves))):
+            yield str(move)
+            yield f"{vector.fen}\n{move}"
+
+
+def meridians_seeds() -> Iterable[str]:
+    yield from meridians_move_seeds()
+    for start, pie, moves in [*random_games(), *ludii_openings()]:
+        yield "\n".join([start, *moves])
+        board = meridians.Board(start, pie=pie)
+        for move in moves:
+            board.push_str(move)
+        yield str(records.GameRecord.from_board(board, start=start, date="2025.01.01"))
+    for removal in meridians_vectors.removal_vectors():
+        record = records.GameRecord.from_moves(
+            MeridiansRules(meridians.Board(removal.fen).size, removal.pie),
+            [removal.move],
+            start=removal.fen,
+            black="Ada",
+            white="Bo",
+            date="2025.01.01",
+        )
+        yield str(record)
+
+
 def main() -> None:
     for target, seeds in (
         ("fen", fen_seeds()),
         ("moves", move_seeds()),
         ("records", record_seeds()),
         ("board", move_seeds()),
+        ("meridians_fen", meridians_fen_seeds()),
+        ("meridians_moves", meridians_move_seeds()),
+        ("meridians", meridians_seeds()),
     ):
         new = write_seeds(target, seeds)
         print(f"corpus/{target}: {new} new seeds")

@@ -186,17 +186,69 @@ def test_the_workers_have_no_veletas_of_their_own(
     readme_cluster: tuple[RayCluster, Path], tmp_path: Path
 ) -> None:
     cluster, home = readme_cluster
+    assert cluster.process.poll() is None, cluster.log.read_text()
     code = (
         "import veletas.distributed as d\n"
         f"d.playouts(100, address={cluster.address!r}, ship=False)\n"
     )
+    # The head's own token, named outright: what this test is about is the
+    # workers' missing package, not how a driver finds its token (the tests
+    # above). Left to be found, it depended on one probe of the head, which a
+    # busy machine could leave unanswered: the driver then joined without
+    # token mode and got a bare "Unauthenticated".
+    token = {"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN_PATH": str(home / ".ray" / "auth_token")}
     result = subprocess.run(
         [sys.executable, "-c", code],
         capture_output=True,
         text=True,
         cwd=tmp_path,
-        env={**_clean_environment(), "HOME": str(home)},
+        env={**_clean_environment(), "HOME": str(home), **token},
         timeout=300,
     )
     assert result.returncode != 0
-    assert "No module named 'veletas'" in result.stderr
+    assert "No module named 'veletas'" in result.stderr, result.stderr
+
+
+class _Refused(Exception):
+    pass
+
+
+class _Gcs:
+    """A stand-in for Ray's ``GcsClient``: raises each of ``answers`` in turn
+    (None: connects)."""
+
+    def __init__(self, *answers: Exception | None) -> None:
+        self.answers = list(answers)
+        self.calls = 0
+
+    def __call__(self, *, address: str) -> object:
+        answer = self.answers[min(self.calls, len(self.answers) - 1)]
+        self.calls += 1
+        if answer is not None:
+            raise answer
+        return self
+
+
+@pytest.mark.parametrize(
+    ("answers", "expected", "calls"),
+    [
+        ((None,), "taken", 1),
+        ((_Refused("no"),), "refused", 1),
+        ((RuntimeError("RPC error: Unauthenticated: Invalid or missing token"),), "refused", 1),
+        ((TimeoutError("deadline"), None), "taken", 2),
+        ((TimeoutError("deadline"), RuntimeError("busy"), _Refused("no")), "refused", 3),
+        ((TimeoutError("deadline"),), "unknown", 3),
+    ],
+)
+def test_the_token_probe_asks_again_when_the_head_does_not_answer(
+    answers: tuple[Exception | None, ...],
+    expected: str,
+    calls: int,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from veletas import distributed
+
+    monkeypatch.setattr(distributed.time, "sleep", lambda _: None)
+    gcs = _Gcs(*answers)
+    assert distributed._gcs_answer(gcs, _Refused, "127.0.0.1:1") == expected
+    assert gcs.calls == calls

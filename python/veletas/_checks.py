@@ -5,7 +5,35 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["count", "integer"]
+__all__ = ["ascii_float", "ascii_int", "count", "integer"]
+
+
+def ascii_int(text: str) -> int:
+    """``int(text)`` for a number written in ASCII: Python's ``int()`` also
+    reads the digits of other scripts, which no text veletas reads allows.
+
+    >>> ascii_int("42"), ascii_int("1_000"), int(chr(0x663))
+    (42, 1000, 3)
+    >>> ascii_int(chr(0x663))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: invalid literal for int() with base 10: ...: digits 0-9 only
+
+    :raises ValueError: naming the text, as ``int()`` does.
+    """
+    if not text.isascii():
+        raise ValueError(f"invalid literal for int() with base 10: {text!r}: digits 0-9 only")
+    return int(text)
+
+
+def ascii_float(text: str) -> float:
+    """``float(text)`` for a number written in ASCII (see :func:`ascii_int`).
+
+    :raises ValueError: naming the text, as ``float()`` does.
+    """
+    if not text.isascii():
+        raise ValueError(f"could not convert string to float: {text!r}: digits 0-9 only")
+    return float(text)
 
 
 def integer(name: str, value: object) -> int:

@@ -417,7 +417,7 @@ def without_moves(games: Playouts) -> Playouts:
 
 def _int_tag(record: GameRecord, name: str) -> int:
     value = record.tags.get(name, "0")
-    return int(value) if value.isdigit() else 0
+    return int(value) if value.isascii() and value.isdigit() else 0
 
 
 # ----------------------------------------------------------------------
@@ -444,7 +444,9 @@ def write_records(
     head_tags = dict(record.tags)
     head_tags["Date"] = date
     varying = ("Swapped", "Result", "PlayoutGame")
-    fixed = {name: f'[{name} "{_quote(value)}"]' for name, value in head_tags.items()}
+    from veletas.records import tag_line
+
+    fixed = {name: tag_line(name, value) for name, value in head_tags.items()}
     order = list(head_tags)
     codes = _codes_of(games)
     code_text = game_playouts(games.game).code_text
@@ -476,10 +478,6 @@ def write_records(
         lines.append(_wrap(tokens))
         separator = "" if first and i == 0 else "\n"
         file.write(separator + "\n".join(lines) + "\n")
-
-
-def _quote(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def _wrap(tokens: list[str], width: int = 79) -> str:
@@ -660,7 +658,8 @@ class DatasetWriter:
             return dict(re.findall(r'^\[(\w+) "([^"]*)"\]', text, re.MULTILINE))
 
         head, tail = tags_of(first), tags_of(last)
-        games = int(tail["PlayoutGame"]) + 1 if tail.get("PlayoutGame", "").isdigit() else 0
+        game = tail.get("PlayoutGame", "")
+        games = int(game) + 1 if game.isascii() and game.isdigit() else 0
         if head.get("PlayoutSeed") != str(job["seed"]) or games != self.n_games:
             raise DatasetError(
                 f"{self.path} is not the finished file of this run: add --force to write it again"

@@ -348,8 +348,13 @@ def play_chunks(
             if not pending:
                 break
             (ready,), _ = ray.wait(list(pending), num_returns=1)
+            # Out of `pending` before its result is read: a chunk that failed
+            # is done, and force-cancelling a finished task (below) can make
+            # Ray's driver abort on its own check ("Tried to complete task
+            # that was not pending") before the error is shown.
+            first = pending.pop(ready)
             part = ray.get(ready)
-            finished[pending.pop(ready)] = part
+            finished[first] = part
             if progress is not None:
                 progress(len(part))
             while next_game in finished:
@@ -424,7 +429,7 @@ def _probe(address: str, timeout: float = PROBE_SECONDS) -> None:
     :raises ConnectionError: naming the address and the reason.
     """
     host, colon, port = address.rpartition(":")
-    if not colon or not port.isdigit() or "/" in host or not host:
+    if not colon or not _is_port(port) or "/" in host or not host:
         return
     try:
         with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
@@ -450,7 +455,7 @@ def _authenticate(address: str) -> None:
     :raises ConnectionError: if the cluster refuses, saying what to do.
     """
     host, colon, port = address.rpartition(":")
-    if not colon or not port.isdigit() or "/" in host or not host:
+    if not colon or not _is_port(port) or "/" in host or not host:
         return  # "auto", "ray://...": Ray's own handling
     try:
         # Ray's own client of the head, without the retries of ray.init.
@@ -458,24 +463,17 @@ def _authenticate(address: str) -> None:
         from ray.exceptions import AuthenticationError
     except (ImportError, AttributeError):  # a Ray without token authentication
         return
-    try:
-        GcsClient(address=address)
-        return
-    except AuthenticationError:
-        pass
-    except Exception:  # anything else is ray.init's to report, as it would
-        return
+    if _gcs_answer(GcsClient, AuthenticationError, address) != "refused":
+        return  # taken, or anything else: ray.init's to report, as it would
     mode = os.environ.get("RAY_AUTH_MODE")
     if mode is None and _token_found():
         _enable_token_mode()
-        try:
-            GcsClient(address=address)
-            return
-        except AuthenticationError:
+        if _gcs_answer(GcsClient, AuthenticationError, address) == "refused":
             raise ConnectionError(
                 f"the Ray cluster at {address!r} refused this machine's authentication "
                 f"token ({_token_source()}): {_AUTH_HELP}"
-            ) from None
+            )
+        return
     if mode is not None and mode.lower() != "token":
         raise ConnectionError(
             f"the Ray cluster at {address!r} uses token authentication, and RAY_AUTH_MODE "
@@ -490,6 +488,34 @@ def _authenticate(address: str) -> None:
         f"the Ray cluster at {address!r} uses token authentication and this machine has "
         f"no token: {_AUTH_HELP}"
     )
+
+
+PROBE_TRIES = 3
+"""Tries of the authentication probe before its answer is left to ray.init."""
+
+
+def _gcs_answer(gcs_client: Any, authentication_error: type[BaseException], address: str) -> str:
+    """``"taken"``, ``"refused"`` (an authentication error) or ``"unknown"``:
+    what the cluster's GCS answers a client of this process.
+
+    An answer that is neither (a deadline passed on a busy machine, the GCS
+    still starting) is asked again: taken for an open door, it would leave
+    the token mode off where the cluster wants it, and ray.init would then
+    fail with a bare "Unauthenticated".
+    """
+    for attempt in range(PROBE_TRIES):
+        try:
+            gcs_client(address=address)
+            return "taken"
+        except authentication_error:
+            return "refused"
+        except Exception as error:
+            # Some paths give the gRPC status rather than Ray's exception.
+            if "unauthenticated" in str(error).lower():
+                return "refused"
+            if attempt + 1 < PROBE_TRIES:
+                time.sleep(0.5 * (attempt + 1))
+    return "unknown"
 
 
 def _token_found() -> bool:
@@ -544,6 +570,12 @@ def _check_max_retries(max_retries: object) -> int:
     return value
 
 
+def _is_port(text: str) -> bool:
+    """Whether ``text`` is a port number in digits 0-9 (``isdigit`` alone
+    takes other scripts' digits, and superscripts that ``int()`` refuses)."""
+    return text.isascii() and text.isdigit()
+
+
 def _check_address(address: object) -> None:
     if address is not None and not isinstance(address, str):
         raise TypeError(f"address must be a str or None, not {address!r}")
@@ -551,3 +583,5 @@ def _check_address(address: object) -> None:
         raise ValueError(
             f"address must name a cluster (or be None for a local one), not {address!r}"
         )
+    if isinstance(address, str) and not address.isascii():
+        raise ValueError(f"address must be written in ASCII (digits 0-9), not {address!r}")

@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from veletas import games as _games
-from veletas._checks import count, integer
+from veletas._checks import ascii_float, ascii_int, count, integer
 from veletas.errors import InvalidPlayerError, InvalidRulesError
 from veletas.playouts import Estimate, wilson
 from veletas.rng import Rng
@@ -220,7 +220,7 @@ def _option(spec: str, key: str, value: str) -> int | float:
     """The value of option ``key`` of ``spec``, checked."""
     if key == "iterations":
         try:
-            number = int(value)
+            number = ascii_int(value)
         except ValueError:
             number = 0
         if number < 1:
@@ -229,7 +229,7 @@ def _option(spec: str, key: str, value: str) -> int | float:
             )
         return number
     try:
-        real = float(value)
+        real = ascii_float(value)
     except ValueError:
         real = math.nan
     if key == "seconds" and not (math.isfinite(real) and real > 0):

@@ -76,6 +76,7 @@ __all__ = [
     "read",
     "read_game",
     "result_of",
+    "tag_line",
     "write",
 ]
 
@@ -118,12 +119,53 @@ def _tag(name: str, value: object) -> str:
     return f'[{name} "{value}"]'
 
 
+_SPECIAL = re.compile('[\\\\"\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]')
+"""What a tag value cannot hold as it is: the backslash, the quote, control
+characters (line breaks among them) and the other line separators, and lone
+surrogates, which UTF-8 cannot encode."""
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_ESCAPED = re.compile(r"\\(u[0-9a-fA-F]{4}|.)", re.DOTALL)
+_UNESCAPES = {"n": "\n", "r": "\r", "t": "\t"}
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match[0]
+    return _ESCAPES.get(char) or f"\\u{ord(char):04x}"
+
+
+def _unescape(match: re.Match[str]) -> str:
+    code = match[1]
+    if len(code) == 5:
+        return chr(int(code[1:], 16))
+    return _UNESCAPES.get(code, code)
+
+
 def _quote(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+    r"""``value`` as a tag writes it: ``\\`` and ``\"`` for the backslash and
+    the quote, ``\n``, ``\r`` and ``\t``, and ``\uXXXX`` for the other
+    characters of :data:`_SPECIAL`, so that every string fits on its line.
+
+    >>> print(_quote('say "hi";\nbye \\o/'))
+    say \"hi\";\nbye \\o/
+    >>> _unquote(_quote("a\u2028b\x00")) == "a\u2028b\x00"
+    True
+    """
+    return _SPECIAL.sub(_escape, value) if _SPECIAL.search(value) else value
 
 
 def _unquote(value: str) -> str:
-    return re.sub(r"\\(.)", r"\1", value)
+    """The string a quoted tag value stands for (the inverse of :func:`_quote`;
+    a backslash before any other character stands for that character)."""
+    return _ESCAPED.sub(_unescape, value) if "\\" in value else value
+
+
+def tag_line(name: str, value: str) -> str:
+    """The line of a tag pair, its value escaped.
+
+    >>> print(tag_line("Event", 'the "open"; round 1'))
+    [Event "the \\"open\\"; round 1"]
+    """
+    return f'[{name} "{_quote(value)}"]'
 
 
 @dataclasses.dataclass
@@ -311,7 +353,7 @@ class GameRecord:
         return "\n".join(lines)
 
     def __str__(self) -> str:
-        tag_lines = [f'[{name} "{_quote(value)}"]' for name, value in self.tags.items()]
+        tag_lines = [tag_line(name, value) for name, value in self.tags.items()]
         return "\n".join(tag_lines) + "\n\n" + self.movetext()
 
 
@@ -432,7 +474,7 @@ def _blocks(lines: Iterable[str], *, raw: bool = False) -> Iterator[_Block]:
     numbers (stripped of comments, or ``raw`` as they are)."""
     block = _Block()
     for number, text in enumerate(lines, start=1):
-        line = text.split(";", 1)[0].strip()
+        line = _strip_comment(text)
         if not line:
             continue
         kept = text.rstrip("\n") if raw else line
@@ -449,6 +491,24 @@ def _blocks(lines: Iterable[str], *, raw: bool = False) -> Iterator[_Block]:
             block.moves.append((number, kept))
     if block.tags:
         yield block
+
+
+_TAG_HEAD = re.compile(r'\s*\[[^"]*"(?:[^"\\]|\\.)*"')
+"""A tag line up to the quote that ends its value: a ``;`` within the value
+starts no comment."""
+
+
+def _strip_comment(text: str) -> str:
+    """``text`` without its ``;`` comment and the spaces around it.
+
+    >>> _strip_comment('[Event "a; b"] ; the final')
+    '[Event "a; b"]'
+    """
+    if ";" not in text:
+        return text.strip()
+    head = _TAG_HEAD.match(text)
+    cut = text.find(";", head.end() if head else 0)
+    return (text if cut < 0 else text[:cut]).strip()
 
 
 def _fail(line: int, message: str, move: str | None = None) -> InvalidRecordError:
@@ -507,7 +567,7 @@ def _read_moves(tags: dict[str, tuple[int, str]], block: _Block) -> tuple[GameRe
             # A move number ("12."), told apart without a regex: this loop
             # is most of the time of reading a file. int() refuses thousands
             # of digits; no move number has 20.
-            if token[-1] == "." and token[:-1].isdecimal():
+            if token[-1] == "." and token[:-1].isdecimal() and token.isascii():
                 if len(token) - 1 > _NUMBER_DIGITS or int(token[:-1]) != expected:
                     raise _fail(number, f"move number {token!r}, expected {expected}.")
                 continue

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from veletas import games
+from veletas._checks import ascii_int
 from veletas.errors import InvalidRulesError
 from veletas.games.meridians.types import SIZES
 from veletas.games.veletas.types import SETUP_RULES, VARIANTS
@@ -47,7 +48,7 @@ def add_rules(parser: argparse.ArgumentParser, default_variant: str = "standard"
         f"{', '.join(SIZES)} (default 6-7)",
     )
     group.add_argument(
-        "--shooters", type=int, help="Veletas: a custom shooter count K, odd and at least 3"
+        "--shooters", type=integer, help="Veletas: a custom shooter count K, odd and at least 3"
     )
     group.add_argument(
         "--setup-rule",
@@ -86,7 +87,7 @@ def rules_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     size = args.size
     if size is not None:
         try:
-            size = int(size)
+            size = ascii_int(size)
         except ValueError:
             raise InvalidRulesError(f"--size {size!r} is not a whole number") from None
     return {
@@ -107,9 +108,15 @@ def board_from(args: argparse.Namespace, fen: str | None) -> Any:
     return board_type(fen, **kwargs)
 
 
+def integer(text: str) -> int:
+    """An argparse type: an int, in the digits 0-9 (``int`` would take any
+    script's digits)."""
+    return ascii_int(text)
+
+
 def non_negative(text: str) -> int:
     """An argparse type: an int of 0 or more."""
-    value = int(text)
+    value = ascii_int(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
     return value
@@ -117,7 +124,7 @@ def non_negative(text: str) -> int:
 
 def positive(text: str) -> int:
     """An argparse type: an int of 1 or more."""
-    value = int(text)
+    value = ascii_int(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
     return value
@@ -136,6 +143,8 @@ def count(text: str) -> int:
 
 
 def _whole_number(text: str) -> int:
+    if not text.isascii():  # int() and Decimal() read any script's digits
+        raise argparse.ArgumentTypeError(f"not a number of digits 0-9: {text!r}")
     try:
         return int(text)
     except ValueError:

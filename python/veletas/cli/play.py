@@ -8,6 +8,7 @@ from typing import Any
 
 import veletas
 from veletas import games, records
+from veletas._checks import ascii_float
 from veletas.cli import draw, options
 
 BOTS = ("mcts", "greedy", "random")
@@ -58,7 +59,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _positive_float(text: str) -> float:
-    value = float(text)
+    value = ascii_float(text)
     if not value > 0:
         raise argparse.ArgumentTypeError(f"must be above 0, not {text}")
     return value

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Protocol
 from tqdm import tqdm
 
 import veletas
+from veletas._checks import ascii_int
 from veletas.cli import options
 from veletas.playouts import POLICIES, Estimate, PlayoutJob, Playouts
 
@@ -251,7 +252,7 @@ def make_runner(args: argparse.Namespace) -> Runner:
 
 def seed(text: str) -> int:
     """An argparse type: a seed, 0 to 2**64 - 1."""
-    value = int(text)
+    value = ascii_int(text)
     if not 0 <= value < 2**64:
         raise argparse.ArgumentTypeError(f"must be in 0 .. 2**64 - 1, not {value}")
     return value

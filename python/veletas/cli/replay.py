@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from veletas import records
-from veletas.cli import draw
+from veletas.cli import draw, options
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -20,7 +20,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         ),
     )
     parser.add_argument("file", help="a record file (docs/records.md)")
-    parser.add_argument("--game", type=int, default=1, help="which game of the file, from 1")
+    parser.add_argument(
+        "--game", type=options.integer, default=1, help="which game of the file, from 1"
+    )
     parser.add_argument("--all", action="store_true", help="print every position and stop")
     parser.add_argument("--no-color", action="store_true", help="draw without colours")
     parser.set_defaults(handler=run)

@@ -11,6 +11,7 @@ import threading
 import webbrowser
 from typing import Any
 
+from veletas._checks import ascii_float, ascii_int
 from veletas.cli import options
 
 
@@ -68,14 +69,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _port(text: str) -> int:
-    value = int(text)
+    value = ascii_int(text)
     if not 0 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"must be 0 to 65535, not {value}")
     return value
 
 
 def _positive_float(text: str) -> float:
-    value = float(text)
+    value = ascii_float(text)
     if not value > 0:
         raise argparse.ArgumentTypeError(f"must be above 0, not {text}")
     return value

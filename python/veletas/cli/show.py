@@ -31,7 +31,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default="veletas",
         help="the game of the position string (default veletas)",
     )
-    parser.add_argument("--size", type=int, default=400, help="the SVG's width in pixels")
+    parser.add_argument(
+        "--size", type=options.integer, default=400, help="the SVG's width in pixels"
+    )
     parser.add_argument("--flipped", action="store_true", help="turn the board around")
     parser.add_argument("--lastmove", help="a move to mark on the picture, e.g. d4-d7/f9")
     parser.add_argument(

@@ -134,7 +134,7 @@ async def _body(request: Request, limit: int) -> dict[str, Any]:
         a JSON object.
     """
     length = request.headers.get("content-length")
-    if length is not None and length.isdigit() and int(length) > limit:
+    if length is not None and length.isascii() and length.isdigit() and int(length) > limit:
         raise ApiError(413, f"the request body is over this server's limit of {limit} bytes")
     chunks = []
     size = 0
@@ -167,7 +167,7 @@ def _ply(value: object) -> int | None:
         raise ApiError(400, f"ply must be a whole number, not {value!r}")
     if isinstance(value, int):
         return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+    if isinstance(value, str) and value.isascii() and value.strip().lstrip("-").isdigit():
         return int(value)
     raise ApiError(400, f"ply must be a whole number, not {value!r}")
 

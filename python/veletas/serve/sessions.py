@@ -29,6 +29,7 @@ import anyio
 import anyio.to_thread
 
 from veletas import games as registry
+from veletas._checks import ascii_float, ascii_int
 from veletas.bots import StopFlag
 from veletas.errors import VeletasError
 from veletas.serve.protocol import WebGame
@@ -550,7 +551,7 @@ class Sessions:
             return None
         text = _text(value, "seconds")
         try:
-            seconds = float(text)
+            seconds = ascii_float(text)
         except ValueError:
             raise ApiError(400, f"seconds must be a number, not {text!r}") from None
         if not (math.isfinite(seconds) and seconds > 0):
@@ -568,7 +569,7 @@ class Sessions:
             return None
         text = _text(value, "iterations")
         try:
-            iterations = int(text)
+            iterations = ascii_int(text)
         except ValueError:
             raise ApiError(400, f"iterations must be a whole number, not {text!r}") from None
         if iterations < 1:
@@ -586,7 +587,7 @@ class Sessions:
             return secrets.randbits(63)
         text = _text(value, "seed")
         try:
-            seed = int(text)
+            seed = ascii_int(text)
         except ValueError:
             raise ApiError(400, f"seed must be a whole number, not {text!r}") from None
         if not 0 <= seed < 1 << 64:

@@ -36,11 +36,27 @@ def rules_of(tags: dict[str, str]) -> Rules:
     those tags are left out)."""
     size, shooters = VARIANTS.get(tags.get("Variant", ""), (0, 0))
     return Rules(
-        size=int(tags.get("Size", size)),
-        shooters=int(tags.get("Shooters", shooters)),
+        size=_number("Size", tags.get("Size", str(size))),
+        shooters=_number("Shooters", tags.get("Shooters", str(shooters))),
         setup_rule=tags.get("SetupRule", "perimeter"),
         shooters_block=tags.get("ShootersBlock", "false") == "true",
     )
+
+
+_DIGITS = re.compile(r"[0-9]{1,3}")
+"""A number of a rule tag: ASCII digits only (``int()`` would take any
+script's digits, and ``\\d`` match them)."""
+
+
+def _number(name: str, text: str) -> int:
+    """The number of tag ``name``.
+
+    :raises InvalidRecordError: naming the tag and its value, for anything
+        but one to three ASCII digits.
+    """
+    if not _DIGITS.fullmatch(text):
+        raise InvalidRecordError(f'bad tag [{name} "{text}"]: expected a number of digits 0-9')
+    return int(text)
 
 
 def new_board(rules: Rules, start: str | None) -> Any:
@@ -81,8 +97,8 @@ def tag_rules(tags: dict[str, tuple[int, str]], fail: Fail) -> Rules:
     numbers = {}
     for name, default in (("Size", default_size), ("Shooters", default_shooters)):
         line, text = value(name, str(default))
-        if not re.fullmatch(r"\d{1,3}", text):
-            raise fail(line, f"bad tag {tag(name, text)}: expected a number")
+        if not _DIGITS.fullmatch(text):
+            raise fail(line, f"bad tag {tag(name, text)}: expected a number of digits 0-9")
         numbers[name] = int(text)
     block_line, block = value("ShootersBlock", "false")
     if block not in ("true", "false"):

@@ -23,6 +23,7 @@ import io
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from veletas._checks import ascii_int
 from veletas.errors import IllegalMoveError, InvalidRulesError
 from veletas.games.veletas.types import (
     SETUP_RULES,
@@ -374,7 +375,7 @@ def _int(options: Mapping[str, str], name: str) -> int | None:
     if not text:
         return None
     try:
-        return int(text)
+        return ascii_int(text)
     except ValueError:
         raise InvalidRulesError(f"{name} must be a whole number, not {text!r}") from None
 
