@@ -156,9 +156,13 @@ class Bench:
         self.benchmarks: list[dict[str, Any]] = data["benchmarks"]
 
     def _find(self, name: str) -> dict[str, Any]:
-        found = [b for b in self.benchmarks if b["name"] == name]
-        if len(found) != 1:
+        # A bare test name may be shared by several files; such a name is
+        # given as its full ``file::test`` name.
+        found = [b for b in self.benchmarks if name in (b["name"], b["fullname"])]
+        if not found:
             raise KeyError(f"the run has no benchmark {name!r} (was it skipped?)")
+        if len(found) > 1:
+            raise KeyError(f"several benchmarks are named {name!r}: give its file, 'file::test'")
         return found[0]
 
     def best(self, name: str) -> float:
@@ -184,7 +188,7 @@ def _most(*reads: Callable[[Bench], float]) -> Callable[[Bench], float]:
 
 MICRO_1T = _most(
     lambda b: b.info("test_micro_against_openspiel_amazons", "veletas games/s"),
-    lambda b: b.info("test_two_threads_against_one", "1 thread games/s"),
+    lambda b: b.info("benches/test_playouts.py::test_two_threads_against_one", "1 thread games/s"),
     lambda b: b.info("test_micro_against_uniform", "micro games/s"),
     lambda b: b.info("test_rust_against_the_reference[micro]", "rust games/s"),
 )
@@ -215,7 +219,10 @@ FIGURES: dict[str, Measured | Derived] = {
     "micro_1t": Measured(RATE, MICRO_1T),
     "micro_game_time": Derived(TIME, None, "micro_1t"),
     "micro_2t": Measured(
-        RATE, lambda b: b.info("test_two_threads_against_one", "2 threads games/s")
+        RATE,
+        lambda b: b.info(
+            "benches/test_playouts.py::test_two_threads_against_one", "2 threads games/s"
+        ),
     ),
     "threads_ratio": Derived(RATIO, "micro_2t", "micro_1t"),
     "uniform_1t": Measured(RATE, UNIFORM_1T),
