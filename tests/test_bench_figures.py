@@ -47,7 +47,14 @@ def fake_run() -> dict[str, Any]:
     """A pytest-benchmark JSON with every benchmark the figures read."""
 
     def bench(name: str, best: float = 1.0, **info: float) -> dict[str, Any]:
-        return {"name": name, "stats": {"min": best}, "extra_info": info}
+        # ``name`` is a test's name, or its full ``file::test`` name.
+        fullname = name if "::" in name else f"benches/test_some.py::{name}"
+        return {
+            "name": fullname.split("::")[-1],
+            "fullname": fullname,
+            "stats": {"min": best},
+            "extra_info": info,
+        }
 
     rl = {
         "VectorEnv, random_actions() (decisions/s)": 14_373_711,
@@ -69,8 +76,13 @@ def fake_run() -> dict[str, Any]:
                 **{"veletas games/s": 416_321.0, "amazons games/s": 15_612.0},
             ),
             bench(
-                "test_two_threads_against_one",
+                "benches/test_playouts.py::test_two_threads_against_one",
                 **{"2 threads games/s": 822_456.0, "1 thread games/s": 409_000.0},
+            ),
+            # The same test name in another file, which the figures do not read.
+            bench(
+                "benches/test_match.py::test_two_threads_against_one",
+                **{"2 threads games/s": 1.0, "1 thread games/s": 1.0},
             ),
             bench(
                 "test_micro_against_uniform",
