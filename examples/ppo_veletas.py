@@ -421,13 +421,18 @@ def main(argv: list[str] | None = None) -> None:
     record(trainer, {})
     next_eval = args.eval_every * 60
     stats: dict[str, float] = {}
-    while trained < budget:
+    # At least one iteration, and a point at the end of the budget, however
+    # long building the trainer took.
+    while True:
         start = time.perf_counter()
-        stats = trainer.train_iteration(trained / budget)
+        stats = trainer.train_iteration(min(trained / budget, 1.0))
         trained += time.perf_counter() - start
-        if trained >= next_eval or trained >= budget:
+        done = trained >= budget
+        if trained >= next_eval or done:
             record(trainer, stats)
             next_eval += args.eval_every * 60
+        if done:
+            break
 
     # A last evaluation on games of its own seed: the figure the docs quote.
     final = evaluate(trainer.params, variant=config.variant, games=args.eval_games, seed=99)

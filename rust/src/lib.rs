@@ -8,6 +8,7 @@
 //!   every game of the family.
 //! - [`rng`]: the random stream of playouts and bots.
 //! - [`vector_env`]: many games stepped at once for reinforcement learning.
+//! - [`crew`]: helper threads that stay awake between short parallel loops.
 //! - [`mcts`]: Monte Carlo tree search over any [`game::Game`].
 //! - [`playout`]: batches of random games, reproducible on any number of threads.
 //!
@@ -15,6 +16,7 @@
 //!
 //! - `python`: the `PyO3` bindings that make up the `veletas._veletas` extension module.
 
+pub mod crew;
 pub mod game;
 pub mod mcts;
 pub mod meridians;

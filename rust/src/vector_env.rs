@@ -39,12 +39,14 @@
 //!   with [`VectorEnv::random_actions`] the games are still the "micro"
 //!   playout games.
 //!
-//! Envs are independent, so they are stepped in parallel (with rayon) once
-//! there are enough of them; results never depend on the thread count.
+//! Envs are independent, so they are stepped in parallel, by the calling
+//! thread and the helpers of a [`Crew`], once there are enough of them;
+//! results never depend on the thread count.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use crate::crew::Crew;
 use crate::game::{Action, ActionSet, Game};
 use crate::mcts::{Budget, Config};
 use crate::rng::Rng;
@@ -736,8 +738,8 @@ where
             return;
         }
         // Runs of envs with their rows, taken one at a time by the calling
-        // thread and by helpers from the pool. The calling thread works too,
-        // rather than hand the step to the pool and sleep until it is done:
+        // thread and by the helpers of the crew. The calling thread works
+        // too, rather than hand the step over and sleep until it is done:
         // the wake-ups that takes each way are a good part of a step of a
         // thousand envs.
         let runs: Vec<Mutex<Option<Run<'_, G>>>> = (self.slots.chunks_mut(CHUNK_ENVS))
@@ -766,24 +768,36 @@ where
                 },
             )
             .collect();
-        let next = AtomicUsize::new(0);
-        let work = || {
-            while let Some(run) = runs.get(next.fetch_add(1, Ordering::Relaxed)) {
-                let mut run = run
-                    .lock()
-                    .expect("a run is taken once")
-                    .take()
-                    .expect("a run is taken once");
-                ctx.step_envs(run.first, run.slots, run.decisions, &mut run.rows, &act);
+        // The helpers come from the crew, which stays awake between steps;
+        // rayon's thread count (its pool, or `RAYON_NUM_THREADS`) says how many.
+        let workers = rayon::current_num_threads().min(runs.len());
+        // Worker `w` takes the runs of its own share first, in order, then
+        // those left in the others' shares. A worker thus steps the same envs
+        // from one step to the next, and finds their memory in its own cache;
+        // a late worker's share is taken by the others.
+        let share = |w: usize| runs.len() * w / workers..runs.len() * (w + 1) / workers;
+        let next: Vec<AtomicUsize> = (0..workers)
+            .map(|w| AtomicUsize::new(share(w).start))
+            .collect();
+        let work = |worker: usize| {
+            for w in (worker..workers).chain(0..worker) {
+                let end = share(w).end;
+                loop {
+                    let i = next[w].fetch_add(1, Ordering::Relaxed);
+                    if i >= end {
+                        break;
+                    }
+                    let mut run = runs[i]
+                        .lock()
+                        .expect("a run is taken once")
+                        .take()
+                        .expect("a run is taken once");
+                    ctx.step_envs(run.first, run.slots, run.decisions, &mut run.rows, &act);
+                }
             }
         };
-        let helpers = rayon::current_num_threads().min(runs.len()) - 1;
-        rayon::in_place_scope(|scope| {
-            for _ in 0..helpers {
-                scope.spawn(|_| work());
-            }
-            work();
-        });
+        let helpers = workers - 1;
+        Crew::global().run(helpers, &work);
     }
 }
 
