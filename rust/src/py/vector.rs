@@ -593,3 +593,98 @@ pub fn seat_repr(seat: LearnerSeat) -> String {
 pub fn python_bool(value: bool) -> &'static str {
     if value { "True" } else { "False" }
 }
+
+/// The `#[pymethods]` of a game's env class, which has its [`Envs`] in the
+/// field `envs`: the game's own methods, given in braces (the constructor,
+/// `reset`, `step`, `state`, `rules`, pickling, `__repr__`), and those every
+/// game's env has, written here once.
+macro_rules! env_methods {
+    ($class:ty, { $($own:tt)* }) => {
+        #[::pyo3::pymethods]
+        impl $class {
+            $($own)*
+
+            /// Each env's random action for its current decision, drawn
+            /// from its episode's stream as the game's playouts draw (-1 for
+            /// a finished env); a new int64 array, the same until the next
+            /// step or reset.
+            fn random_actions<'py>(
+                &self,
+                py: ::pyo3::Python<'py>,
+            ) -> ::pyo3::Bound<'py, ::numpy::PyArray1<i64>> {
+                self.envs.random_actions(py)
+            }
+
+            /// The episode env `index` is in, counted from 0 at the last reset.
+            fn episode(&self, index: &::pyo3::Bound<'_, ::pyo3::PyAny>) -> ::pyo3::PyResult<u64> {
+                self.envs.episode(index)
+            }
+
+            /// The observations of the final states of the episodes that
+            /// ended in the last step, in the rows of the envs that ended.
+            #[getter]
+            fn final_observations<'py>(
+                &self,
+                py: ::pyo3::Python<'py>,
+            ) -> ::pyo3::Bound<'py, ::pyo3::PyAny> {
+                self.envs.final_observations(py)
+            }
+
+            /// The opponent's spec, or None in self-play.
+            #[getter]
+            fn opponent(&self) -> Option<&str> {
+                self.envs.opponent_spec()
+            }
+
+            /// The learner's seat against the opponent: 0, 1 or "alternate".
+            #[getter]
+            fn learner_seat<'py>(
+                &self,
+                py: ::pyo3::Python<'py>,
+            ) -> ::pyo3::PyResult<::pyo3::Bound<'py, ::pyo3::PyAny>> {
+                self.envs.learner_seat(py)
+            }
+
+            /// The learner's seat in env `index`'s current episode.
+            fn seat(&self, index: &::pyo3::Bound<'_, ::pyo3::PyAny>) -> ::pyo3::PyResult<u8> {
+                self.envs.seat(index)
+            }
+
+            /// The number of envs.
+            #[getter]
+            fn num_envs(&self) -> usize {
+                self.envs.env().num_envs()
+            }
+
+            fn __len__(&self) -> usize {
+                self.envs.env().num_envs()
+            }
+
+            /// The number of action ids.
+            #[getter]
+            fn num_actions(&self) -> usize {
+                self.envs.env().num_actions()
+            }
+
+            /// The shape of one observation: (planes, height, width).
+            #[getter]
+            fn observation_shape(&self) -> (usize, usize, usize) {
+                self.envs.observation_shape()
+            }
+
+            /// The seed of the random streams of `random_actions`.
+            #[getter]
+            fn seed(&self) -> u64 {
+                self.envs.env().seed()
+            }
+
+            /// Whether a finished env restarts in the step that ends it.
+            #[getter]
+            fn auto_reset(&self) -> bool {
+                self.envs.env().auto_reset()
+            }
+        }
+    };
+}
+
+pub(crate) use env_methods;

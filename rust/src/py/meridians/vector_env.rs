@@ -1,7 +1,6 @@
 //! `veletas.VectorEnv(..., game="meridians")`: many games of Meridians
 //! stepped at once, into numpy buffers, with the GIL released.
 
-use numpy::PyArray1;
 use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -13,7 +12,7 @@ use crate::meridians::{GameState, Position, Size};
 use crate::py::args::Given;
 use crate::py::errors::InvalidRulesError;
 use crate::py::vector::{
-    Envs, env_args, opponent_arg, python_bool, seat_arg, seat_repr, starts_arg,
+    Envs, env_args, env_methods, opponent_arg, python_bool, seat_arg, seat_repr, starts_arg,
 };
 use crate::vector_env::VectorEnv;
 
@@ -104,8 +103,7 @@ impl PyVectorEnv {
     }
 }
 
-#[pymethods]
-impl PyVectorEnv {
+env_methods!(PyVectorEnv, {
     #[new]
     #[pyo3(signature = (num_envs, *, size = Given::Default, pie = Given::Default,
                         seed = Given::Default, auto_reset = true, opponent = None,
@@ -174,30 +172,6 @@ impl PyVectorEnv {
         })
     }
 
-    /// The observations of the final states of the episodes that ended in
-    /// the last step, in the rows of the envs that ended.
-    #[getter]
-    fn final_observations<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
-        self.envs.final_observations(py)
-    }
-
-    /// The opponent's spec, or None in self-play.
-    #[getter]
-    fn opponent(&self) -> Option<&str> {
-        self.envs.opponent_spec()
-    }
-
-    /// The learner's seat against the opponent: 0, 1 or "alternate".
-    #[getter]
-    fn learner_seat<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.envs.learner_seat(py)
-    }
-
-    /// The learner's seat in env `index`'s current episode.
-    fn seat(&self, index: &Bound<'_, PyAny>) -> PyResult<u8> {
-        self.envs.seat(index)
-    }
-
     /// Pickles as the constructor's arguments and every env's start, state,
     /// episode and streams: unpickled, it steps on as this one would (but
     /// for a search opponent, which starts from empty trees).
@@ -247,13 +221,6 @@ impl PyVectorEnv {
         Ok(env.unbind())
     }
 
-    /// Each env's random action for its current decision, drawn from its
-    /// episode's stream as the playouts draw (-1 for a finished env); a new
-    /// int64 array, the same until the next step or reset.
-    fn random_actions<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
-        self.envs.random_actions(py)
-    }
-
     /// Env `index`'s current decision, as a
     /// `veletas.games.meridians.encoding.DecisionState` on a native board.
     fn state<'py>(
@@ -267,45 +234,6 @@ impl PyVectorEnv {
         DECISION_STATE
             .import(py, ENCODING, "DecisionState")?
             .call((PyBoard::from_position(*state.position()),), Some(&kwargs))
-    }
-
-    /// The episode env `index` is in, counted from 0 at the last reset.
-    fn episode(&self, index: &Bound<'_, PyAny>) -> PyResult<u64> {
-        self.envs.episode(index)
-    }
-
-    /// The number of envs.
-    #[getter]
-    fn num_envs(&self) -> usize {
-        self.env().num_envs()
-    }
-
-    fn __len__(&self) -> usize {
-        self.env().num_envs()
-    }
-
-    /// The number of action ids, N * N + 2.
-    #[getter]
-    fn num_actions(&self) -> usize {
-        self.env().num_actions()
-    }
-
-    /// The shape of one observation, (8, N, N).
-    #[getter]
-    fn observation_shape(&self) -> (usize, usize, usize) {
-        self.envs.observation_shape()
-    }
-
-    /// The seed of the random streams of `random_actions`.
-    #[getter]
-    fn seed(&self) -> u64 {
-        self.env().seed()
-    }
-
-    /// Whether a finished env restarts in the step that ends it.
-    #[getter]
-    fn auto_reset(&self) -> bool {
-        self.env().auto_reset()
     }
 
     /// The rules of every env's game, a `veletas.games.meridians.types.Rules`.
@@ -334,4 +262,4 @@ impl PyVectorEnv {
             python_bool(self.env().auto_reset()),
         )
     }
-}
+});
