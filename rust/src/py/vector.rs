@@ -595,14 +595,45 @@ pub fn python_bool(value: bool) -> &'static str {
 }
 
 /// The `#[pymethods]` of a game's env class, which has its [`Envs`] in the
-/// field `envs`: the game's own methods, given in braces (the constructor,
-/// `reset`, `step`, `state`, `rules`, pickling, `__repr__`), and those every
-/// game's env has, written here once.
+/// field `envs` and reads a saved start with `start_reader()`: the game's
+/// own methods, given in braces (the constructor, `reset`, `step`, `state`,
+/// `rules`, `__reduce__`, `__repr__`), and those every game's env has,
+/// written here once.
 macro_rules! env_methods {
-    ($class:ty, { $($own:tt)* }) => {
+    ($class:ty, $game:ty, { $($own:tt)* }) => {
         #[::pyo3::pymethods]
         impl $class {
             $($own)*
+
+            /// The env `__reduce__` describes (not for direct use).
+            #[staticmethod]
+            fn _restore<'py>(
+                py: ::pyo3::Python<'py>,
+                num_envs: &::pyo3::Bound<'py, ::pyo3::PyAny>,
+                kwargs: &::pyo3::Bound<'py, ::pyo3::types::PyDict>,
+                saved: &::pyo3::Bound<'py, ::pyo3::PyAny>,
+            ) -> ::pyo3::PyResult<::pyo3::Py<$class>> {
+                use ::pyo3::types::{PyAnyMethods, PyDictMethods};
+                // Built without its opponent, whose first turns a reset would
+                // play for nothing, then given it back with the saved envs.
+                let opponent = kwargs.get_item("opponent")?;
+                let plain = kwargs.copy()?;
+                plain.set_item("opponent", py.None())?;
+                let env = py
+                    .get_type::<$class>()
+                    .call((num_envs,), Some(&plain))?
+                    .cast_into::<$class>()?;
+                {
+                    let mut this = env.try_borrow_mut()?;
+                    let read = this.start_reader();
+                    let opponent = $crate::py::vector::opponent_arg::<$game>(
+                        py,
+                        opponent.as_ref().filter(|o| !o.is_none()),
+                    )?;
+                    this.envs.restore(py, opponent, saved, read)?;
+                }
+                Ok(env.unbind())
+            }
 
             /// Each env's random action for its current decision, drawn
             /// from its episode's stream as the game's playouts draw (-1 for

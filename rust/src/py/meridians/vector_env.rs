@@ -87,6 +87,13 @@ pub struct PyVectorEnv {
 }
 
 impl PyVectorEnv {
+    /// What reads a saved env's start: [`parse_start`] for the envs' size
+    /// and pie option.
+    fn start_reader(&self) -> impl Fn(&Bound<'_, PyAny>) -> PyResult<GameState> + use<> {
+        let (size, pie) = self.size_and_pie();
+        move |value| parse_start(value, size, pie)
+    }
+
     fn env(&self) -> &VectorEnv<GameState> {
         self.envs.env()
     }
@@ -103,7 +110,7 @@ impl PyVectorEnv {
     }
 }
 
-env_methods!(PyVectorEnv, {
+env_methods!(PyVectorEnv, GameState, {
     #[new]
     #[pyo3(signature = (num_envs, *, size = Given::Default, pie = Given::Default,
                         seed = Given::Default, auto_reset = true, opponent = None,
@@ -191,34 +198,6 @@ env_methods!(PyVectorEnv, {
         })?;
         let restore = slf.get_type().getattr("_restore")?;
         (restore, (this.env().num_envs(), kwargs, saved)).into_pyobject(py)
-    }
-
-    /// The env `__reduce__` describes (not for direct use).
-    #[staticmethod]
-    fn _restore<'py>(
-        py: Python<'py>,
-        num_envs: &Bound<'py, PyAny>,
-        kwargs: &Bound<'py, PyDict>,
-        saved: &Bound<'py, PyAny>,
-    ) -> PyResult<Py<PyVectorEnv>> {
-        // Built without its opponent, whose first turns a reset would play
-        // for nothing, then given it back with the saved envs.
-        let opponent = kwargs.get_item("opponent")?;
-        let plain = kwargs.copy()?;
-        plain.set_item("opponent", py.None())?;
-        let env = py
-            .get_type::<PyVectorEnv>()
-            .call((num_envs,), Some(&plain))?
-            .cast_into::<PyVectorEnv>()?;
-        {
-            let mut this = env.try_borrow_mut()?;
-            let (size, pie) = this.size_and_pie();
-            let opponent =
-                opponent_arg::<GameState>(py, opponent.as_ref().filter(|o| !o.is_none()))?;
-            this.envs
-                .restore(py, opponent, saved, |v| parse_start(v, size, pie))?;
-        }
-        Ok(env.unbind())
     }
 
     /// Env `index`'s current decision, as a

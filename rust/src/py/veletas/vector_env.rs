@@ -113,7 +113,7 @@ fn turn_start(value: &Bound<'_, PyAny>, rules: Rules) -> PyResult<DecisionState>
     Ok(state)
 }
 
-env_methods!(PyVectorEnv, {
+env_methods!(PyVectorEnv, DecisionState, {
     #[new]
     #[pyo3(signature = (
         num_envs,
@@ -227,34 +227,6 @@ env_methods!(PyVectorEnv, {
         (restore, (this.env().num_envs(), kwargs, saved)).into_pyobject(py)
     }
 
-    /// The env `__reduce__` describes (not for direct use).
-    #[staticmethod]
-    fn _restore<'py>(
-        py: Python<'py>,
-        num_envs: &Bound<'py, PyAny>,
-        kwargs: &Bound<'py, PyDict>,
-        saved: &Bound<'py, PyAny>,
-    ) -> PyResult<Py<PyVectorEnv>> {
-        // Built without its opponent, whose first turns a reset would play
-        // for nothing, then given it back with the saved envs.
-        let opponent = kwargs.get_item("opponent")?;
-        let plain = kwargs.copy()?;
-        plain.set_item("opponent", py.None())?;
-        let env = py
-            .get_type::<PyVectorEnv>()
-            .call((num_envs,), Some(&plain))?
-            .cast_into::<PyVectorEnv>()?;
-        {
-            let mut this = env.try_borrow_mut()?;
-            let rules = this.rules_core();
-            let opponent =
-                opponent_arg::<DecisionState>(py, opponent.as_ref().filter(|o| !o.is_none()))?;
-            this.envs
-                .restore(py, opponent, saved, |v| parse_start(v, rules))?;
-        }
-        Ok(env.unbind())
-    }
-
     /// A copy of env `index`'s current decision state.
     fn state(&self, index: &Bound<'_, PyAny>) -> PyResult<PyDecisionState> {
         Ok(PyDecisionState(*self.envs.state(index)?))
@@ -289,6 +261,12 @@ env_methods!(PyVectorEnv, {
 });
 
 impl PyVectorEnv {
+    /// What reads a saved env's start: [`parse_start`] under the envs' rules.
+    fn start_reader(&self) -> impl Fn(&Bound<'_, PyAny>) -> PyResult<DecisionState> + use<> {
+        let rules = self.rules_core();
+        move |value| parse_start(value, rules)
+    }
+
     fn env(&self) -> &VectorEnv<DecisionState> {
         self.envs.env()
     }
