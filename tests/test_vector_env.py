@@ -7,46 +7,10 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 import veletas
+from env_oracle import Oracle, uniform_masked
 from rl_games import RULE_OPTIONS, VARIANTS, new_board
 from veletas import DecisionState, IllegalMoveError, InvalidRulesError, VectorEnv
 from veletas.games.veletas.encoding import RandomAgent
-
-
-class Oracle:
-    """Envs as plain ``DecisionState`` objects, reset by hand."""
-
-    def __init__(self, env: VectorEnv, board: veletas.Board) -> None:
-        self.start = DecisionState(board)
-        self.states = [self.start.copy() for _ in range(env.num_envs)]
-        self.auto_reset = env.auto_reset
-
-    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        rewards = np.zeros((len(self.states), 2), np.float32)
-        terminated = np.zeros(len(self.states), bool)
-        for k, (state, action) in enumerate(zip(self.states, actions, strict=True)):
-            if state.is_terminal():  # only without auto-reset: the env waits
-                terminated[k] = True
-                continue
-            state.apply(int(action))
-            if state.is_terminal():
-                terminated[k] = True
-                seat = int(state.winner) ^ int(state.swapped)
-                rewards[k, seat], rewards[k, 1 - seat] = 1.0, -1.0
-                if self.auto_reset:
-                    self.states[k] = self.start.copy()
-        return rewards, terminated
-
-    def check(self, env: VectorEnv, obs: np.ndarray, mask: np.ndarray, player: np.ndarray) -> None:
-        for k, state in enumerate(self.states):
-            assert env.state(k) == state
-            np.testing.assert_array_equal(obs[k], state.observation())
-            np.testing.assert_array_equal(mask[k], state.action_mask())
-            assert player[k] == (-1 if state.is_terminal() else state.seat_to_act)
-
-
-def uniform_masked(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
-    """A uniformly random legal action per row of ``mask`` (0 where none is)."""
-    return np.argmax(rng.random(mask.shape) * mask, axis=1)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -56,7 +20,7 @@ def test_vector_env_steps_like_decision_states(
 ) -> None:
     rules = {"variant": variant, "setup_rule": setup_rule, "shooters_block": shooters_block}
     env = VectorEnv(5, seed=1, **rules)
-    oracle = Oracle(env, new_board(variant, setup_rule, shooters_block))
+    oracle = Oracle(env, DecisionState(new_board(variant, setup_rule, shooters_block)))
     obs, mask, player = env.reset()
     assert obs.shape == (5, *env.observation_shape)
     assert obs.dtype == np.float32
@@ -223,7 +187,7 @@ def test_buffers_are_read_only() -> None:
 
 def test_without_auto_reset_finished_envs_wait() -> None:
     env = VectorEnv(3, variant="small", seed=5, auto_reset=False)
-    oracle = Oracle(env, veletas.Board(variant="small"))
+    oracle = Oracle(env, DecisionState(veletas.Board(variant="small")))
     env.reset()
     done = np.zeros(3, bool)
     while not done.all():

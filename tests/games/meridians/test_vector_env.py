@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from env_oracle import Oracle, uniform_masked
 from veletas.errors import IllegalMoveError, InvalidRulesError
 from veletas.games.meridians.encoding import DecisionState
 from veletas.games.meridians.types import SIZES, Rules
@@ -23,49 +24,16 @@ def make(num_envs: int, **options: Any) -> Any:
     return VectorEnv(num_envs, game="meridians", **options)
 
 
-class Oracle:
-    """Envs as plain decision states on native boards, reset by hand."""
-
-    def __init__(self, env: Any) -> None:
-        rules = env.rules
-        self.start = DecisionState(meridians.Board(size=rules.size, pie=rules.pie))
-        self.states = [self.start.copy() for _ in range(env.num_envs)]
-        self.auto_reset = env.auto_reset
-
-    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        rewards = np.zeros((len(self.states), 2), np.float32)
-        terminated = np.zeros(len(self.states), bool)
-        for k, (state, action) in enumerate(zip(self.states, actions, strict=True)):
-            if state.is_terminal():  # only without auto-reset: the env waits
-                terminated[k] = True
-                continue
-            state.apply(int(action))
-            if state.is_terminal():
-                terminated[k] = True
-                assert state.winner is not None
-                seat = int(state.winner) ^ int(state.swapped)
-                rewards[k, seat], rewards[k, 1 - seat] = 1.0, -1.0
-                if self.auto_reset:
-                    self.states[k] = self.start.copy()
-        return rewards, terminated
-
-    def check(self, env: Any, obs: np.ndarray, mask: np.ndarray, player: np.ndarray) -> None:
-        for k, state in enumerate(self.states):
-            assert env.state(k) == state
-            np.testing.assert_array_equal(obs[k], state.observation())
-            np.testing.assert_array_equal(mask[k], state.action_mask())
-            assert player[k] == (-1 if state.is_terminal() else state.seat_to_act)
-
-
-def uniform_masked(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
-    """A uniformly random legal action per row of ``mask`` (0 where none is)."""
-    return np.argmax(rng.random(mask.shape) * mask, axis=1)
+def oracle_of(env: Any) -> Oracle:
+    """The env's envs as plain decision states on native boards."""
+    rules = env.rules
+    return Oracle(env, DecisionState(meridians.Board(size=rules.size, pie=rules.pie)))
 
 
 @pytest.mark.parametrize(("size", "pie"), RULES)
 def test_vector_env_steps_like_decision_states(size: str, pie: bool) -> None:
     env = make(4, size=size, pie=pie, seed=1)
-    oracle = Oracle(env)
+    oracle = oracle_of(env)
     obs, mask, player = env.reset()
     n = {"5-6": 10, "6-7": 12, "7-8": 14}[size]
     assert env.observation_shape == (8, n, n)
@@ -139,7 +107,7 @@ def test_random_agents_over_the_masks_replay_the_playouts() -> None:
 
 def test_without_auto_reset_finished_envs_wait() -> None:
     env = make(3, size="5-6", seed=5, auto_reset=False)
-    oracle = Oracle(env)
+    oracle = oracle_of(env)
     env.reset()
     done = np.zeros(3, bool)
     while not done.all():
