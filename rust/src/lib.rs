@@ -20,6 +20,7 @@ pub mod crew;
 pub mod game;
 pub mod mcts;
 pub mod meridians;
+mod planes;
 pub mod playout;
 pub mod rng;
 pub mod vector_env;

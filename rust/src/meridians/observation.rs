@@ -28,6 +28,7 @@ use super::color::Color;
 use super::position::Phase;
 use super::size::Size;
 use super::state::{Actions, GameState, keep_action, swap_action};
+use crate::planes::{BITS_AS_BYTES, BITS_AS_FLOATS, write_constant_planes};
 use crate::vector_env::Observe;
 
 /// The number of planes.
@@ -142,9 +143,12 @@ impl GameState {
         }
         let board = &mut out[plane::BOARD * area..][..area];
         write_plane(board, size.board(), size, &BITS_AS_FLOATS);
-        for (index, &on) in planes.constants.iter().enumerate() {
-            out[(CONSTANT_PLANES + index) * area..][..area].fill(f32::from(u8::from(on)));
-        }
+        write_constant_planes(
+            &mut out[CONSTANT_PLANES * area..],
+            area,
+            &planes.constants,
+            None,
+        );
     }
 
     /// Turns `out`, which holds the observation of `shown` (a state of the
@@ -194,12 +198,12 @@ impl GameState {
             opponent ^ new_opponent,
             n,
         );
-        let changes = old.constants.iter().zip(&new.constants).enumerate();
-        for (index, (&old, &new)) in changes {
-            if old != new {
-                out[(CONSTANT_PLANES + index) * area..][..area].fill(f32::from(u8::from(new)));
-            }
-        }
+        write_constant_planes(
+            &mut out[CONSTANT_PLANES * area..],
+            area,
+            &new.constants,
+            Some(&old.constants),
+        );
     }
 
     /// The observation of this decision as a new vector (see
@@ -210,27 +214,6 @@ impl GameState {
         out
     }
 }
-
-/// Row `x` holds bit `i` of `x` at entry `i`, as `one` or `zero`: eight
-/// points of a rank at a time, without a branch.
-const fn bit_table<T: Copy>(zero: T, one: T) -> [[T; 8]; 256] {
-    let mut table = [[zero; 8]; 256];
-    let mut x = 0;
-    while x < 256 {
-        let mut i = 0;
-        while i < 8 {
-            if x >> i & 1 == 1 {
-                table[x][i] = one;
-            }
-            i += 1;
-        }
-        x += 1;
-    }
-    table
-}
-
-static BITS_AS_FLOATS: [[f32; 8]; 256] = bit_table(0.0, 1.0);
-static BITS_AS_BYTES: [[i8; 8]; 256] = bit_table(0, 1);
 
 /// Writes `points` into the rank-major N x N `plane` (1 on its points, 0
 /// elsewhere), rank by rank from a table, compiled for each size so that

@@ -595,15 +595,43 @@ pub fn python_bool(value: bool) -> &'static str {
 }
 
 /// The `#[pymethods]` of a game's env class, which has its [`Envs`] in the
-/// field `envs` and reads a saved start with `start_reader()`: the game's
-/// own methods, given in braces (the constructor, `reset`, `step`, `state`,
-/// `rules`, `__reduce__`, `__repr__`), and those every game's env has,
-/// written here once.
+/// field `envs`, reads an episode's start with `episode_start_reader()` and
+/// a saved start with `start_reader()`: the game's own methods, given in
+/// braces (the constructor, `state`, `rules`, `__reduce__`, `__repr__`), and
+/// those every game's env has, written here once.
 macro_rules! env_methods {
     ($class:ty, $game:ty, { $($own:tt)* }) => {
         #[::pyo3::pymethods]
         impl $class {
             $($own)*
+
+            /// Puts every env (or those where `mask` is true) at the start of
+            /// an episode, from `start` if given; returns `(obs, mask,
+            /// current_player)`.
+            #[pyo3(signature = (*, seed = None, mask = None, start = None))]
+            fn reset<'py>(
+                &mut self,
+                py: ::pyo3::Python<'py>,
+                seed: Option<&::pyo3::Bound<'py, ::pyo3::PyAny>>,
+                mask: Option<&::pyo3::Bound<'py, ::pyo3::PyAny>>,
+                start: Option<&::pyo3::Bound<'py, ::pyo3::PyAny>>,
+            ) -> ::pyo3::PyResult<::pyo3::Bound<'py, ::pyo3::types::PyTuple>> {
+                let read = self.episode_start_reader();
+                self.envs.reset(py, seed, mask, start, read)
+            }
+
+            /// Takes `actions[k]` in env `k`, for every env (or those where
+            /// `active` is true); returns `(obs, mask, rewards, terminated,
+            /// current_player)`.
+            #[pyo3(signature = (actions, *, active = None))]
+            fn step<'py>(
+                &mut self,
+                py: ::pyo3::Python<'py>,
+                actions: &::pyo3::Bound<'py, ::pyo3::PyAny>,
+                active: Option<&::pyo3::Bound<'py, ::pyo3::PyAny>>,
+            ) -> ::pyo3::PyResult<::pyo3::Bound<'py, ::pyo3::types::PyTuple>> {
+                self.envs.step(py, actions, active, |state| state.position().fen())
+            }
 
             /// The env `__reduce__` describes (not for direct use).
             #[staticmethod]

@@ -31,6 +31,7 @@ use super::color::Color;
 use super::decision::{Actions, DecisionState, Stage};
 use super::position::Phase;
 use super::square::{MAX_SIZE, STRIDE, Square};
+use crate::planes::{BITS_AS_BYTES, BITS_AS_FLOATS, write_constant_planes};
 use crate::vector_env::Observe;
 
 /// The number of planes.
@@ -161,9 +162,12 @@ impl DecisionState {
             let plane = &mut out[index * area..][..area];
             write_ranks(plane, squares, board, size, &BITS_AS_FLOATS);
         }
-        for (index, &on) in planes.constants.iter().enumerate() {
-            out[(SQUARE_PLANES + index) * area..][..area].fill(f32::from(u8::from(on)));
-        }
+        write_constant_planes(
+            &mut out[SQUARE_PLANES * area..],
+            area,
+            &planes.constants,
+            None,
+        );
     }
 
     /// Turns `out`, which holds the observation of `shown` (a state of the
@@ -207,12 +211,12 @@ impl DecisionState {
                 write_ranks(plane, new, old ^ new, size, &BITS_AS_FLOATS);
             }
         }
-        let changes = old.constants.iter().zip(&new.constants).enumerate();
-        for (index, (&old, &new)) in changes {
-            if old != new {
-                out[(SQUARE_PLANES + index) * area..][..area].fill(f32::from(u8::from(new)));
-            }
-        }
+        write_constant_planes(
+            &mut out[SQUARE_PLANES * area..],
+            area,
+            &new.constants,
+            Some(&old.constants),
+        );
     }
 
     /// The observation of this decision as a new vector (see
@@ -223,27 +227,6 @@ impl DecisionState {
         out
     }
 }
-
-/// Row `x` holds bit `i` of `x` at entry `i`, as `one` or `zero`: eight
-/// squares of a rank at a time, without a branch.
-const fn bit_table<T: Copy>(zero: T, one: T) -> [[T; 8]; 256] {
-    let mut table = [[zero; 8]; 256];
-    let mut x = 0;
-    while x < 256 {
-        let mut i = 0;
-        while i < 8 {
-            if x >> i & 1 == 1 {
-                table[x][i] = one;
-            }
-            i += 1;
-        }
-        x += 1;
-    }
-    table
-}
-
-static BITS_AS_FLOATS: [[f32; 8]; 256] = bit_table(0.0, 1.0);
-static BITS_AS_BYTES: [[i8; 8]; 256] = bit_table(0, 1);
 
 /// Rewrites, in the rank-major N x N `plane`, the ranks from the lowest to
 /// the highest that has a square of `ranks`, as `squares` shows them (1 on

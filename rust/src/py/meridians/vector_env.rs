@@ -87,6 +87,11 @@ pub struct PyVectorEnv {
 }
 
 impl PyVectorEnv {
+    /// What reads an episode's start: the same as a saved start.
+    fn episode_start_reader(&self) -> impl Fn(&Bound<'_, PyAny>) -> PyResult<GameState> + use<> {
+        self.start_reader()
+    }
+
     /// What reads a saved env's start: [`parse_start`] for the envs' size
     /// and pie option.
     fn start_reader(&self) -> impl Fn(&Bound<'_, PyAny>) -> PyResult<GameState> + use<> {
@@ -147,36 +152,6 @@ env_methods!(PyVectorEnv, GameState, {
             starts,
         )?;
         Ok(PyVectorEnv { envs })
-    }
-
-    /// Puts every env (or those where `mask` is true) at the start of an
-    /// episode, from `start` if given; returns `(obs, mask,
-    /// current_player)`.
-    #[pyo3(signature = (*, seed = None, mask = None, start = None))]
-    fn reset<'py>(
-        &mut self,
-        py: Python<'py>,
-        seed: Option<&Bound<'py, PyAny>>,
-        mask: Option<&Bound<'py, PyAny>>,
-        start: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyTuple>> {
-        let (size, pie) = self.size_and_pie();
-        self.envs
-            .reset(py, seed, mask, start, |v| parse_start(v, size, pie))
-    }
-
-    /// Takes `actions[k]` in env `k`, for every env (or those where `active`
-    /// is true); returns `(obs, mask, rewards, terminated, current_player)`.
-    #[pyo3(signature = (actions, *, active = None))]
-    fn step<'py>(
-        &mut self,
-        py: Python<'py>,
-        actions: &Bound<'py, PyAny>,
-        active: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyTuple>> {
-        self.envs.step(py, actions, active, |state: &GameState| {
-            state.position().fen()
-        })
     }
 
     /// Pickles as the constructor's arguments and every env's start, state,

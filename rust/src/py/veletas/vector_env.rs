@@ -175,35 +175,6 @@ env_methods!(PyVectorEnv, DecisionState, {
         Ok(PyVectorEnv { envs })
     }
 
-    /// Puts every env (or those where `mask` is true) at the start of an
-    /// episode, from `start` if given; returns `(obs, mask,
-    /// current_player)`.
-    #[pyo3(signature = (*, seed = None, mask = None, start = None))]
-    fn reset<'py>(
-        &mut self,
-        py: Python<'py>,
-        seed: Option<&Bound<'py, PyAny>>,
-        mask: Option<&Bound<'py, PyAny>>,
-        start: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyTuple>> {
-        let rules = self.rules_core();
-        self.envs
-            .reset(py, seed, mask, start, |v| turn_start(v, rules))
-    }
-
-    /// Takes `actions[k]` in env `k`, for every env (or those where `active`
-    /// is true); returns `(obs, mask, rewards, terminated, current_player)`.
-    #[pyo3(signature = (actions, *, active = None))]
-    fn step<'py>(
-        &mut self,
-        py: Python<'py>,
-        actions: &Bound<'py, PyAny>,
-        active: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyTuple>> {
-        self.envs
-            .step(py, actions, active, |state| state.position().fen())
-    }
-
     /// Pickles as the constructor's arguments and every env's start, state,
     /// episode and streams: unpickled, it steps on as this one would (but
     /// for a search opponent, which starts from empty trees).
@@ -261,6 +232,14 @@ env_methods!(PyVectorEnv, DecisionState, {
 });
 
 impl PyVectorEnv {
+    /// What reads an episode's start: [`turn_start`] under the envs' rules.
+    fn episode_start_reader(
+        &self,
+    ) -> impl Fn(&Bound<'_, PyAny>) -> PyResult<DecisionState> + use<> {
+        let rules = self.rules_core();
+        move |value| turn_start(value, rules)
+    }
+
     /// What reads a saved env's start: [`parse_start`] under the envs' rules.
     fn start_reader(&self) -> impl Fn(&Bound<'_, PyAny>) -> PyResult<DecisionState> + use<> {
         let rules = self.rules_core();
