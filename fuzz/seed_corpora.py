@@ -38,6 +38,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+# The test helpers import each other as under pytest, whose pythonpath is tests/.
+sys.path.insert(0, str(ROOT / "tests"))
 
 import veletas  # noqa: E402
 from veletas import meridians, records  # noqa: E402

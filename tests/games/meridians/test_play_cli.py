@@ -8,6 +8,7 @@ import sys
 
 import pexpect
 import pytest
+from terminal_play import play_to_the_end
 from veletas import meridians, records
 from veletas.cli import main
 
@@ -59,29 +60,13 @@ def test_a_whole_game_against_a_bot_through_a_terminal(tmp_path, pie: bool) -> N
     child.expect("legal moves")
     child.expect(PROMPT)
 
-    undone = False
-    turns = 0
-    final = None
-    while True:
-        board = chooser(fen, pie=pie)
-        child.sendline(str(greedy.choose(board)))
-        turns += 1
-        index = child.expect([PROMPT, r"Result (1-0|0-1)"])
-        if index == 1:
-            final = last_position(child.before)
-            break
-        if not undone and turns == 2:
-            child.sendline("undo")
-            child.expect("took back: ")
-            child.expect(PROMPT)
-            assert last_position(child.before) == fen, "undo goes back to our last turn"
-            undone = True
-        fen = last_position(child.before)
+    final = play_to_the_end(
+        child, fen, lambda fen: greedy.choose(chooser(fen, pie=pie)), PROMPT, last_position
+    )
     child.expect("saved the record")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
-    assert undone
 
     [record] = records.read(save)
     assert record.game == "Meridians"

@@ -8,6 +8,8 @@ import gzip
 import json
 from pathlib import Path
 
+from vector_blocks import read_blocks, single
+
 VECTORS = Path(__file__).parent / "vectors"
 PERFT_FILE = VECTORS / "meridians_perft.txt"
 REMOVALS_FILE = VECTORS / "meridians_removals.txt"
@@ -63,32 +65,6 @@ class LudiiGame:
     moves: tuple[LudiiMove, ...]
 
 
-def read_blocks(path: Path) -> list[dict[str, list[str]]]:
-    """The blank-line separated blocks of ``path``: each maps a keyword to the
-    rest of its lines, in order. ``#`` lines are comments."""
-    blocks: list[dict[str, list[str]]] = []
-    block: dict[str, list[str]] = {}
-    for line in [*path.read_text().splitlines(), ""]:
-        line = line.strip()
-        if line.startswith("#"):
-            continue
-        if not line:
-            if block:
-                blocks.append(block)
-                block = {}
-            continue
-        keyword, _, rest = line.partition(" ")
-        block.setdefault(keyword, []).append(rest)
-    return blocks
-
-
-def _single(block: dict[str, list[str]], keyword: str) -> str:
-    values = block.get(keyword, [])
-    if len(values) != 1:
-        raise ValueError(f"expected one {keyword!r} line in block {block!r}")
-    return values[0]
-
-
 def perft_vectors() -> list[PerftVector]:
     """Every block of ``meridians_perft.txt``."""
     vectors = []
@@ -99,9 +75,9 @@ def perft_vectors() -> list[PerftVector]:
         )
         vectors.append(
             PerftVector(
-                _single(block, "id"),
-                _single(block, "fen"),
-                _PIE[_single(block, "rules")],
+                single(block, "id"),
+                single(block, "fen"),
+                _PIE[single(block, "rules")],
                 counts,
             )
         )
@@ -112,12 +88,12 @@ def removal_vectors() -> list[RemovalVector]:
     """Every block of ``meridians_removals.txt``."""
     return [
         RemovalVector(
-            _single(block, "id"),
-            _single(block, "fen"),
-            _PIE[_single(block, "rules")],
-            _single(block, "move"),
-            _single(block, "after"),
-            tuple(_single(block, "removed").split()),
+            single(block, "id"),
+            single(block, "fen"),
+            _PIE[single(block, "rules")],
+            single(block, "move"),
+            single(block, "after"),
+            tuple(single(block, "removed").split()),
         )
         for block in read_blocks(REMOVALS_FILE)
     ]

@@ -6,6 +6,8 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+from vector_blocks import read_blocks, single
+
 VECTORS = Path(__file__).parent / "vectors"
 PERFT_FILE = VECTORS / "perft.txt"
 CLAIMS_FILE = VECTORS / "claims.txt"
@@ -47,34 +49,8 @@ class ClaimVector:
         return {"setup_rule": self.setup_rule, "shooters_block": self.shooters_block}
 
 
-def read_blocks(path: Path) -> list[dict[str, list[str]]]:
-    """The blank-line separated blocks of ``path``: each maps a keyword to the
-    rest of its lines, in order. ``#`` lines are comments."""
-    blocks: list[dict[str, list[str]]] = []
-    block: dict[str, list[str]] = {}
-    for line in [*path.read_text().splitlines(), ""]:
-        line = line.strip()
-        if line.startswith("#"):
-            continue
-        if not line:
-            if block:
-                blocks.append(block)
-                block = {}
-            continue
-        keyword, _, rest = line.partition(" ")
-        block.setdefault(keyword, []).append(rest)
-    return blocks
-
-
-def _single(block: dict[str, list[str]], keyword: str) -> str:
-    values = block.get(keyword, [])
-    if len(values) != 1:
-        raise ValueError(f"expected one {keyword!r} line in block {block!r}")
-    return values[0]
-
-
 def _rules(block: dict[str, list[str]]) -> tuple[str, bool]:
-    setup_rule, lines = _single(block, "rules").split(" ")
+    setup_rule, lines = single(block, "rules").split(" ")
     return setup_rule, _LINE_RULES[lines]
 
 
@@ -89,7 +65,7 @@ def perft_vectors() -> list[PerftVector]:
         )
         vectors.append(
             PerftVector(
-                _single(block, "id"), _single(block, "fen"), setup_rule, shooters_block, counts
+                single(block, "id"), single(block, "fen"), setup_rule, shooters_block, counts
             )
         )
     return vectors
@@ -102,12 +78,12 @@ def claim_vectors() -> list[ClaimVector]:
         setup_rule, shooters_block = _rules(block)
         vectors.append(
             ClaimVector(
-                _single(block, "id"),
-                _single(block, "fen"),
+                single(block, "id"),
+                single(block, "fen"),
                 setup_rule,
                 shooters_block,
-                _single(block, "move"),
-                _single(block, "after"),
+                single(block, "move"),
+                single(block, "after"),
             )
         )
     return vectors
