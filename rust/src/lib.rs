@@ -8,6 +8,8 @@
 //!   every game of the family.
 //! - [`rng`]: the random stream of playouts and bots.
 //! - [`vector_env`]: many games stepped at once for reinforcement learning.
+//! - [`bits`], [`cpu`]: the shelf of the games' bit kernels: bit
+//!   selection, and the CPU features that pick a kernel.
 //! - [`crew`]: helper threads that stay awake between short parallel loops.
 //! - [`mcts`]: Monte Carlo tree search over any [`game::Game`].
 //! - [`playout`]: batches of random games, reproducible on any number of threads.
@@ -16,12 +18,15 @@
 //!
 //! - `python`: the `PyO3` bindings that make up the `veletas._veletas` extension module.
 
+pub mod bits;
+pub mod cpu;
 pub mod crew;
 pub mod game;
 pub mod mcts;
 pub mod meridians;
 mod planes;
 pub mod playout;
+mod quote;
 pub mod rng;
 pub mod vector_env;
 pub mod veletas;

@@ -14,6 +14,14 @@ const fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// One step of `SplitMix64` from `state`: the next state and its output.
+/// The generators of compile-time tables (the games' Zobrist keys) step
+/// with it; [`Rng`] is the same stream.
+pub const fn splitmix64(state: u64) -> (u64, u64) {
+    let state = state.wrapping_add(GOLDEN);
+    (state, mix(state))
+}
+
 /// A `SplitMix64` generator.
 ///
 /// # Examples
@@ -54,8 +62,9 @@ impl Rng {
     /// The next 64 random bits.
     #[inline(always)]
     pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(GOLDEN);
-        mix(self.state)
+        let (state, bits) = splitmix64(self.state);
+        self.state = state;
+        bits
     }
 
     /// A uniform integer in `0..n`, exactly (Lemire's method with rejection).

@@ -9,7 +9,7 @@ use super::color::Color;
 use super::point::Point;
 use super::position::{Phase, Position};
 use super::size::Size;
-use crate::veletas::fen::Quoted;
+use crate::quote::Quoted;
 
 /// The field of a position string that an error is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -310,7 +310,7 @@ impl Kernel for Portable {
 
 /// The position of the `k`-th set bit of `word`, which has more than `k`:
 /// by `pdep` where the CPU has a fast one, else by halving with bit counts
-/// (as Veletas does).
+/// ([`crate::bits::select`]).
 ///
 /// A playout picks every random action with it, on the path from one move
 /// to the next: the halving costs three dependent bit counts.
@@ -321,7 +321,7 @@ pub(crate) fn select(word: u64, k: u32) -> u32 {
         // SAFETY: `FAST_PDEP` is set only on a CPU with BMI2.
         return unsafe { x86::select_pdep(word, k) };
     }
-    crate::veletas::bitboard::select(word, k)
+    crate::bits::select(word, k)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -344,11 +344,10 @@ mod x86 {
     use std::sync::LazyLock;
 
     use super::{Bitboard, Direction, Kernel, Point};
-    use crate::veletas::kernel::X86V3;
 
     /// Whether the CPU has BMI2 with a fast `pdep` (detected once, by the
-    /// rules of [`X86V3::detect`]).
-    pub(super) static FAST_PDEP: LazyLock<bool> = LazyLock::new(|| X86V3::detect().is_some());
+    /// rules of [`crate::cpu::fast_x86_v3`]).
+    pub(super) static FAST_PDEP: LazyLock<bool> = LazyLock::new(crate::cpu::fast_x86_v3);
 
     /// [`super::select`] by `pdep`: the `k`-th set bit of `word` is where
     /// `pdep` deposits bit `k`.
@@ -808,7 +807,7 @@ mod tests {
             for k in 0..word.count_ones() {
                 // SAFETY: `FAST_PDEP` is set only on a CPU with BMI2.
                 let bit = unsafe { x86::select_pdep(word, k) };
-                assert_eq!(bit, crate::veletas::bitboard::select(word, k));
+                assert_eq!(bit, crate::bits::select(word, k));
             }
         }
     }

@@ -3,14 +3,7 @@
 use super::color::Color;
 use super::point::Point;
 use super::position::Phase;
-
-const fn splitmix64(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (state, z ^ (z >> 31))
-}
+use crate::rng::splitmix64;
 
 /// 2 colours x 256 bit indices, then 3 phases, then Light to act.
 const KEY_COUNT: usize = 2 * 256 + 3 + 1;

@@ -84,10 +84,10 @@ pub use x86::X86V3;
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use core::arch::x86_64::{
-        __cpuid, _mm_cvtsi128_si64, _mm_or_si128, _mm_unpackhi_epi64, _mm256_and_si256,
-        _mm256_castpd_si256, _mm256_castsi256_pd, _mm256_castsi256_si128, _mm256_extracti128_si256,
-        _mm256_loadu_si256, _mm256_or_si256, _mm256_set1_epi64x, _mm256_sllv_epi64,
-        _mm256_srli_epi64, _mm256_sub_epi64, _mm256_sub_pd, _mm256_xor_si256, _pdep_u64, _pext_u64,
+        _mm_cvtsi128_si64, _mm_or_si128, _mm_unpackhi_epi64, _mm256_and_si256, _mm256_castpd_si256,
+        _mm256_castsi256_pd, _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256,
+        _mm256_or_si256, _mm256_set1_epi64x, _mm256_sllv_epi64, _mm256_srli_epi64,
+        _mm256_sub_epi64, _mm256_sub_pd, _mm256_xor_si256, _pdep_u64, _pext_u64,
     };
 
     use super::{Bitboard, Bits, Square, lines};
@@ -180,18 +180,14 @@ mod x86 {
         /// and 2 run them in microcode, many times slower than the portable
         /// code.)
         pub fn detect() -> Option<X86V3> {
-            Self::supported().filter(|_| !slow_pdep())
+            crate::cpu::fast_x86_v3().then_some(X86V3(()))
         }
 
         /// `Some` on a CPU with AVX2, BMI1, BMI2 and LZCNT, whether `pext`
         /// and `pdep` are fast there or not: where this back end gives
         /// correct results, which is what the tests need.
         pub fn supported() -> Option<X86V3> {
-            let has = std::arch::is_x86_feature_detected!("avx2")
-                && std::arch::is_x86_feature_detected!("bmi1")
-                && std::arch::is_x86_feature_detected!("bmi2")
-                && std::arch::is_x86_feature_detected!("lzcnt");
-            has.then_some(X86V3(()))
+            crate::cpu::has_x86_v3().then_some(X86V3(()))
         }
 
         /// The squares of `set` among the lines of `star`, packed.
@@ -227,22 +223,6 @@ mod x86 {
             // SAFETY: an `X86V3` exists only where the CPU has AVX2.
             unsafe { lines(star, blockers) }
         }
-    }
-
-    /// Whether this is an AMD (or Hygon) CPU before Zen 3 (family 0x19).
-    fn slow_pdep() -> bool {
-        // Every x86-64 CPU has CPUID, with leaves 0 and 1.
-        let (vendor, signature) = (__cpuid(0), __cpuid(1).eax);
-        let name = [vendor.ebx, vendor.edx, vendor.ecx];
-        let amd = name == [0x6874_7541, 0x6974_6e65, 0x444d_4163] // "AuthenticAMD"
-            || name == [0x6f67_7948, 0x6e65_476e, 0x656e_6975]; // "HygonGenuine"
-        let base = (signature >> 8) & 0xF;
-        let family = if base == 0xF {
-            base + ((signature >> 20) & 0xFF)
-        } else {
-            base
-        };
-        amd && family < 0x19
     }
 
     /// # Safety

@@ -3,14 +3,7 @@
 use super::color::Color;
 use super::position::{Phase, Piece};
 use super::square::Square;
-
-const fn splitmix64(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (state, z ^ (z >> 31))
-}
+use crate::rng::splitmix64;
 
 /// 5 pieces x 128 bit indices, then 3 phases, then White to act.
 const KEY_COUNT: usize = 5 * 128 + 3 + 1;

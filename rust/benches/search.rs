@@ -1,0 +1,105 @@
+//! Times the Monte Carlo tree search player of each game: it plays both
+//! seats of one game from the start, a fixed number of iterations a move,
+//! with a fixed seed, and prints iterations per second and the moves chosen
+//! (the same on every run: the search is deterministic for a seed).
+//!
+//! `cargo bench --bench search` (release profile). Optional arguments:
+//! `--game veletas|meridians` (default both), `--moves M` (default 16),
+//! `--iterations N` (default 4000 a move). Run without `--bench` (as by
+//! `cargo test --benches`), it plays 4 moves of 200 iterations: for
+//! profilers, with the same arguments before and after a change.
+
+use std::str::FromStr;
+use std::time::Instant;
+
+use _veletas::mcts::{Budget, Config};
+use _veletas::{meridians, veletas};
+
+fn main() {
+    let mut games = Vec::new();
+    let mut moves = None;
+    let mut iterations = None;
+    let mut timing = false;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--bench" => timing = true,
+            "--game" => games.push(value::<String>(&mut args, "--game veletas|meridians")),
+            "--moves" => moves = Some(value(&mut args, "--moves M")),
+            "--iterations" => iterations = Some(value(&mut args, "--iterations N")),
+            _ => {}
+        }
+    }
+    let moves = moves.unwrap_or(if timing { 16 } else { 4 });
+    let iterations = iterations.unwrap_or(if timing { 4000 } else { 200 });
+    if games.is_empty() {
+        games = vec!["veletas".to_owned(), "meridians".to_owned()];
+    }
+    for game in &games {
+        let clock = Instant::now();
+        let (line, total) = match game.as_str() {
+            "veletas" => play_veletas(moves, iterations),
+            "meridians" => play_meridians(moves, iterations),
+            other => panic!("no game {other}"),
+        };
+        #[allow(clippy::cast_precision_loss)] // far below 2**52
+        let rate = total as f64 / clock.elapsed().as_secs_f64();
+        println!("{game}: {total} iterations, {rate:.0} iterations/s: {line}");
+    }
+}
+
+/// A search config of one thread with a fixed seed.
+fn config<G: _veletas::game::Game>() -> Config {
+    Config {
+        seed: 7,
+        ..Config::for_game::<G>()
+    }
+}
+
+/// Plays `moves` moves of standard Veletas, both seats searched by one
+/// player; returns the moves and the iterations run.
+fn play_veletas(moves: usize, iterations: u64) -> (String, u64) {
+    use veletas::bots::MctsPlayer;
+    use veletas::{DecisionState, Position, Rules, Variant};
+    let mut player = MctsPlayer::new(config::<DecisionState>());
+    let mut position = Position::new(Rules::variant(Variant::Standard));
+    let (mut line, mut total) = (Vec::new(), 0);
+    for _ in 0..moves {
+        let Some(turn) =
+            player.choose(DecisionState::new(position), Budget::iterations(iterations))
+        else {
+            break;
+        };
+        total += turn.iterations();
+        line.push(turn.chosen.to_string());
+        position.play(turn.chosen).expect("a legal move");
+    }
+    (line.join(" "), total)
+}
+
+/// Plays `moves` moves of Meridians 6-7 with the pie rule, both seats
+/// searched by one player; returns the moves and the iterations run.
+fn play_meridians(moves: usize, iterations: u64) -> (String, u64) {
+    use meridians::bots::MctsPlayer;
+    use meridians::{GameState, Position, Size};
+    let mut player = MctsPlayer::new(config::<GameState>());
+    let mut state = GameState::new(Position::new(Size::S6_7).with_pie(true));
+    let (mut line, mut total) = (Vec::new(), 0);
+    for _ in 0..moves {
+        let Some(info) = player.choose(state, Budget::iterations(iterations)) else {
+            break;
+        };
+        total += info.search.iterations;
+        line.push(info.chosen.to_string());
+        let action = state.action_of(info.chosen).expect("a legal move");
+        state.apply(action).expect("a legal action");
+    }
+    (line.join(" "), total)
+}
+
+/// The value after an option.
+fn value<T: FromStr>(args: &mut impl Iterator<Item = String>, usage: &str) -> T {
+    args.next()
+        .and_then(|text| text.parse().ok())
+        .unwrap_or_else(|| panic!("usage: {usage}"))
+}
