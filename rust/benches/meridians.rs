@@ -12,7 +12,7 @@ use std::num::NonZeroUsize;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
-use _veletas::meridians::{GameState, Position, Size, perft};
+use _veletas::meridians::{DecisionState, Position, Size, perft};
 use _veletas::playout::{Batch, play_micro};
 
 /// Perft from the start by size: (depth, nodes), checked.
@@ -98,7 +98,7 @@ fn perfts(sizes: &[Size], pie: bool, budget: Duration) {
 /// the rate of the best of five runs when `timing`.
 fn random_games(sizes: &[Size], pie: bool, games: usize, threads: usize, timing: bool) {
     for &size in sizes {
-        let start = GameState::new(Position::new(size).with_pie(pie));
+        let start = DecisionState::new(Position::new(size).with_pie(pie));
         // The best of a few runs: the machine may be busy with other work.
         let mut seconds = f64::INFINITY;
         let mut decisions = Vec::new();

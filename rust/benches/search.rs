@@ -81,9 +81,9 @@ fn play_veletas(moves: usize, iterations: u64) -> (String, u64) {
 /// searched by one player; returns the moves and the iterations run.
 fn play_meridians(moves: usize, iterations: u64) -> (String, u64) {
     use meridians::bots::MctsPlayer;
-    use meridians::{GameState, Position, Size};
-    let mut player = MctsPlayer::new(config::<GameState>());
-    let mut state = GameState::new(Position::new(Size::S6_7).with_pie(true));
+    use meridians::{DecisionState, Position, Size};
+    let mut player = MctsPlayer::new(config::<DecisionState>());
+    let mut state = DecisionState::new(Position::new(Size::S6_7).with_pie(true));
     let (mut line, mut total) = (Vec::new(), 0);
     for _ in 0..moves {
         let Some(info) = player.choose(state, Budget::iterations(iterations)) else {

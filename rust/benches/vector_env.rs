@@ -48,7 +48,7 @@ fn main() {
         "meridians" => run(
             &pool,
             "meridians 6-7",
-            meridians::GameState::new(meridians::Position::new(meridians::Size::S6_7)),
+            meridians::DecisionState::new(meridians::Position::new(meridians::Size::S6_7)),
             envs,
             steps,
             timing,

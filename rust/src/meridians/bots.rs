@@ -5,7 +5,7 @@
 use super::color::Color;
 use super::moves::Move;
 use super::position::Position;
-use super::state::GameState;
+use super::decision::DecisionState;
 use crate::game::random_action;
 use std::sync::atomic::AtomicBool;
 
@@ -17,7 +17,7 @@ use crate::vector_env::Opponents;
 /// A legal move drawn uniformly, as the playouts draw it
 /// ([`crate::game::random_action`]); `None` when there is none.
 pub fn random_move(position: &Position, rng: &mut Rng) -> Option<Move> {
-    let state = GameState::new(*position);
+    let state = DecisionState::new(*position);
     random_action(&state, rng).and_then(|action| state.move_of(action))
 }
 
@@ -102,7 +102,7 @@ pub struct Analysis {
 #[derive(Clone, Debug)]
 pub struct MctsPlayer {
     config: Config,
-    search: Option<Mcts<GameState>>,
+    search: Option<Mcts<DecisionState>>,
 }
 
 /// How deep [`Mcts::set_root`] looks for the new position: the player's own
@@ -131,14 +131,14 @@ impl MctsPlayer {
     /// ```
     /// use _veletas::mcts::{Budget, Config};
     /// use _veletas::meridians::bots::MctsPlayer;
-    /// use _veletas::meridians::{GameState, Position, Size};
+    /// use _veletas::meridians::{DecisionState, Position, Size};
     ///
-    /// let state = GameState::new(Position::new(Size::S5_6));
-    /// let mut player = MctsPlayer::new(Config::for_game::<GameState>());
+    /// let state = DecisionState::new(Position::new(Size::S5_6));
+    /// let mut player = MctsPlayer::new(Config::for_game::<DecisionState>());
     /// let info = player.choose(state, Budget::iterations(200)).unwrap();
     /// assert!(state.position().is_legal(info.chosen));
     /// ```
-    pub fn choose(&mut self, state: GameState, budget: Budget) -> Option<MoveInfo> {
+    pub fn choose(&mut self, state: DecisionState, budget: Budget) -> Option<MoveInfo> {
         self.choose_until(state, budget, &AtomicBool::new(false))
     }
 
@@ -146,7 +146,7 @@ impl MctsPlayer {
     /// (from another thread): the best move found so far is played.
     pub fn choose_until(
         &mut self,
-        state: GameState,
+        state: DecisionState,
         budget: Budget,
         stop: &AtomicBool,
     ) -> Option<MoveInfo> {
@@ -175,7 +175,7 @@ impl MctsPlayer {
     /// end of the game.
     pub fn analyse(
         &mut self,
-        state: GameState,
+        state: DecisionState,
         budget: Budget,
         stop: &AtomicBool,
         top: usize,
@@ -204,7 +204,7 @@ impl MctsPlayer {
 
     /// Roots the search at `state`, keeping the statistics of the trees
     /// where they explored it; returns whether they did.
-    fn set_root(&mut self, state: GameState) -> bool {
+    fn set_root(&mut self, state: DecisionState) -> bool {
         if let Some(search) = &mut self.search {
             search.set_root(&state, REUSE_DEPTH)
         } else {
@@ -224,7 +224,7 @@ impl MctsPlayer {
     }
 }
 
-impl Opponents for GameState {
+impl Opponents for DecisionState {
     type Searcher = MctsPlayer;
 
     fn searcher(config: Config) -> MctsPlayer {
@@ -285,15 +285,15 @@ mod tests {
     fn mcts_keeps_its_tree_from_move_to_move() {
         // Playing both seats, the player finds each new position at the root
         // of the tree it advanced; a position it never saw starts afresh.
-        let mut player = MctsPlayer::new(Config::for_game::<GameState>());
-        let mut state = GameState::new(Position::new(Size::S5_6));
+        let mut player = MctsPlayer::new(Config::for_game::<DecisionState>());
+        let mut state = DecisionState::new(Position::new(Size::S5_6));
         let first = player.choose(state, Budget::iterations(300)).unwrap();
         assert!(!first.reused);
         state.apply(state.action_of(first.chosen).unwrap()).unwrap();
         let second = player.choose(state, Budget::iterations(300)).unwrap();
         assert!(second.reused);
         assert!(state.position().is_legal(second.chosen));
-        let elsewhere = GameState::new(Position::new(Size::S6_7));
+        let elsewhere = DecisionState::new(Position::new(Size::S6_7));
         let third = player.choose(elsewhere, Budget::iterations(50)).unwrap();
         assert!(!third.reused);
         assert!(elsewhere.position().is_legal(third.chosen));

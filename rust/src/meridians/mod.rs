@@ -3,9 +3,9 @@
 //!
 //! Everything specific to Meridians lives here, behind [`Position`]: build
 //! one from a [`Size`] or a position string, ask it for
-//! [`Position::legal_moves`], and [`Position::play`] them; [`GameState`] is
-//! the same game as decisions by action id, for playouts and search, and
-//! [`observation`] draws it as planes for learning.
+//! [`Position::legal_moves`], and [`Position::play`] them;
+//! [`DecisionState`] is the same game as decisions by action id, for
+//! playouts and search, and [`observation`] draws it as planes for learning.
 //!
 //! # Examples
 //!
@@ -25,6 +25,7 @@
 pub mod bitboard;
 pub mod bots;
 pub mod color;
+pub mod decision;
 pub mod fen;
 pub mod kernel;
 pub mod moves;
@@ -33,7 +34,6 @@ pub mod perft;
 pub mod point;
 pub mod position;
 pub mod size;
-pub mod state;
 pub mod zobrist;
 
 pub use bitboard::{Bitboard, Direction};
@@ -44,4 +44,4 @@ pub use perft::{perft, perft_divide};
 pub use point::{ParsePointError, Point};
 pub use position::{Illegal, ParsePhaseError, Phase, PlayError, Position};
 pub use size::{ParseSizeError, Size};
-pub use state::{Actions, GameState, IllegalAction};
+pub use decision::{Actions, DecisionState, IllegalAction};

@@ -27,7 +27,7 @@ use super::bitboard::{Bitboard, STRIDE};
 use super::color::Color;
 use super::position::Phase;
 use super::size::Size;
-use super::state::{Actions, GameState, keep_action, swap_action};
+use super::decision::{Actions, DecisionState, keep_action, swap_action};
 use crate::planes::{BITS_AS_BYTES, BITS_AS_FLOATS, write_constant_planes};
 use crate::vector_env::Observe;
 
@@ -73,7 +73,7 @@ struct Planes {
     constants: [bool; PLANES - CONSTANT_PLANES],
 }
 
-impl GameState {
+impl DecisionState {
     /// What the observation of this decision shows.
     #[inline]
     fn planes(&self) -> Planes {
@@ -117,9 +117,9 @@ impl GameState {
     ///
     /// ```
     /// use _veletas::meridians::observation::{observation_len, plane};
-    /// use _veletas::meridians::{GameState, Position, Size};
+    /// use _veletas::meridians::{DecisionState, Position, Size};
     ///
-    /// let mut state = GameState::new(Position::new(Size::S5_6));
+    /// let mut state = DecisionState::new(Position::new(Size::S5_6));
     /// state.apply(2 * 10 + 3).unwrap(); // Light on d3
     /// let mut out = vec![0.0; observation_len(Size::S5_6)];
     /// state.write_observation(&mut out);
@@ -166,16 +166,16 @@ impl GameState {
     /// # Examples
     ///
     /// ```
-    /// use _veletas::meridians::{GameState, Position, Size};
+    /// use _veletas::meridians::{DecisionState, Position, Size};
     ///
-    /// let start = GameState::new(Position::new(Size::S6_7));
+    /// let start = DecisionState::new(Position::new(Size::S6_7));
     /// let mut next = start;
     /// next.apply(17).unwrap(); // Light on f2
     /// let mut out = start.observation();
     /// next.update_observation(&start, &mut out);
     /// assert_eq!(out, next.observation());
     /// ```
-    pub fn update_observation(&self, shown: &GameState, out: &mut [f32]) {
+    pub fn update_observation(&self, shown: &DecisionState, out: &mut [f32]) {
         let area = self.plane_area(out);
         let (old, new) = (shown.planes(), self.planes());
         if old == new {
@@ -207,7 +207,7 @@ impl GameState {
     }
 
     /// The observation of this decision as a new vector (see
-    /// [`GameState::write_observation`]).
+    /// [`DecisionState::write_observation`]).
     pub fn observation(&self) -> Vec<f32> {
         let mut out = vec![0.0; observation_len(self.size())];
         self.write_observation(&mut out);
@@ -265,9 +265,9 @@ fn set_points(plane: &mut [f32], points: Bitboard, changed: Bitboard, n: usize) 
 ///
 /// ```
 /// use _veletas::meridians::observation::write_mask;
-/// use _veletas::meridians::{GameState, Position, Size};
+/// use _veletas::meridians::{DecisionState, Position, Size};
 ///
-/// let state = GameState::new(Position::new(Size::S5_6));
+/// let state = DecisionState::new(Position::new(Size::S5_6));
 /// let mut mask = vec![0; 102];
 /// write_mask(&state.legal_actions(), &mut mask);
 /// // The 80 points of the board, not the cut corners, swap or keep.
@@ -285,7 +285,7 @@ pub fn write_mask(actions: &Actions, out: &mut [i8]) {
     out[usize::from(keep_action(size))] = pie;
 }
 
-impl Observe for GameState {
+impl Observe for DecisionState {
     #[inline]
     fn observation_shape(&self) -> [usize; 3] {
         let n = self.size().n() as usize;
@@ -294,12 +294,12 @@ impl Observe for GameState {
 
     #[inline]
     fn write_observation(&self, out: &mut [f32]) {
-        GameState::write_observation(self, out);
+        DecisionState::write_observation(self, out);
     }
 
     #[inline]
-    fn update_observation(&self, shown: &GameState, out: &mut [f32]) {
-        GameState::update_observation(self, shown, out);
+    fn update_observation(&self, shown: &DecisionState, out: &mut [f32]) {
+        DecisionState::update_observation(self, shown, out);
     }
 
     #[inline]
@@ -320,11 +320,11 @@ mod tests {
 
     /// Every decision of a few random games of `size`, with and without the
     /// pie rule, and every child of every tenth of them.
-    fn states(size: Size, seed: u64) -> Vec<GameState> {
+    fn states(size: Size, seed: u64) -> Vec<DecisionState> {
         let mut all = Vec::new();
         for (index, pie) in [false, true].into_iter().enumerate() {
             let mut rng = Rng::for_game(seed, index as u64);
-            let mut state = GameState::new(Position::new(size).with_pie(pie));
+            let mut state = DecisionState::new(Position::new(size).with_pie(pie));
             while !state.is_terminal() {
                 if all.len() % 10 == 0 {
                     for action in state.legal_actions().iter() {
@@ -382,7 +382,7 @@ mod tests {
     #[test]
     fn the_second_stone_plane_marks_the_turns_that_need_a_path() {
         for pie in [false, true] {
-            let mut state = GameState::new(Position::new(Size::S6_7).with_pie(pie));
+            let mut state = DecisionState::new(Position::new(Size::S6_7).with_pie(pie));
             let mut marked = Vec::new();
             let mut rng = Rng::for_game(1, 0);
             while state.position().phase() != Phase::Play {
@@ -467,7 +467,7 @@ mod tests {
         use crate::vector_env::VectorEnv;
         let (n, seed) = (3_usize, 21);
         for pie in [false, true] {
-            let start = GameState::new(Position::new(Size::S5_6).with_pie(pie));
+            let start = DecisionState::new(Position::new(Size::S5_6).with_pie(pie));
             let mut env = VectorEnv::new(start, n, seed, true);
             let mut out = env.buffers();
             env.reset(None, None, None, &mut out.outputs());

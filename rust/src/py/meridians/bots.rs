@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use super::board::position_from_fen;
 use crate::game::Game;
 use crate::mcts::DEFAULT_MAX_NODES;
-use crate::meridians::GameState;
+use crate::meridians::DecisionState;
 use crate::meridians::bots::{MctsPlayer, greedy_move, random_move};
 use crate::py::args::{search_budget, search_config};
 use crate::py::stop::PyStopFlag;
@@ -34,7 +34,7 @@ pub struct PyMctsPlayer {
 #[pymethods]
 impl PyMctsPlayer {
     #[new]
-    #[pyo3(signature = (*, threads = 1, seed = 0, exploration = GameState::EXPLORATION, max_nodes = DEFAULT_MAX_NODES))]
+    #[pyo3(signature = (*, threads = 1, seed = 0, exploration = DecisionState::EXPLORATION, max_nodes = DEFAULT_MAX_NODES))]
     fn new(threads: usize, seed: u64, exploration: f64, max_nodes: usize) -> PyResult<Self> {
         Ok(PyMctsPlayer {
             player: MctsPlayer::new(search_config(threads, seed, exploration, max_nodes)?),
@@ -58,7 +58,7 @@ impl PyMctsPlayer {
         stop: Option<PyRef<'_, PyStopFlag>>,
     ) -> PyResult<Option<Choice>> {
         let budget = search_budget(iterations, seconds)?;
-        let state = GameState::with_swapped(position_from_fen(fen, pie)?, swapped);
+        let state = DecisionState::with_swapped(position_from_fen(fen, pie)?, swapped);
         let stop = stop.map_or_else(|| Arc::new(AtomicBool::new(false)), |s| s.shared());
         let player = &mut self.player;
         let info = py.detach(|| player.choose_until(state, budget, &stop));
@@ -91,7 +91,7 @@ impl PyMctsPlayer {
         top: usize,
     ) -> PyResult<Option<Analysed>> {
         let budget = search_budget(iterations, seconds)?;
-        let state = GameState::with_swapped(position_from_fen(fen, pie)?, swapped);
+        let state = DecisionState::with_swapped(position_from_fen(fen, pie)?, swapped);
         let stop = stop.map_or_else(|| Arc::new(AtomicBool::new(false)), |s| s.shared());
         let player = &mut self.player;
         let analysis = py.detach(|| player.analyse(state, budget, &stop, top));

@@ -10,7 +10,7 @@ use pyo3::types::PyDict;
 
 use super::board::position_from_fen;
 use super::types;
-use crate::meridians::{Color, GameState, Move};
+use crate::meridians::{Color, DecisionState, Move};
 use crate::playout::{Batch, play_micro};
 
 /// The record of a move: its point number (`rank * 14 + file`), or
@@ -53,7 +53,7 @@ pub fn meridians_playouts<'py>(
     threads: Option<usize>,
     record: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let start = GameState::with_swapped(position_from_fen(fen, types::check_pie(pie)?)?, swapped);
+    let start = DecisionState::with_swapped(position_from_fen(fen, types::check_pie(pie)?)?, swapped);
     if n_games > 0 && first_game.checked_add(n_games as u64 - 1).is_none() {
         return Err(PyValueError::new_err(format!(
             "games {first_game} .. {first_game} + {n_games} go past the last game index 2**64 - 1"

@@ -8,7 +8,7 @@ use pyo3::types::{PyDict, PyString, PyTuple, PyType};
 
 use super::board::{PyBoard, position_from_fen};
 use super::types;
-use crate::meridians::{GameState, Position, Size};
+use crate::meridians::{DecisionState, Position, Size};
 use crate::py::args::Given;
 use crate::py::errors::InvalidRulesError;
 use crate::py::vector::{
@@ -20,9 +20,9 @@ use crate::vector_env::VectorEnv;
 /// string, a board of either engine, a decision state of the encoding, or
 /// (as pickles save them) a `(fen, swapped)` pair; refused unless it is of
 /// the env's size and pie option.
-fn parse_start(value: &Bound<'_, PyAny>, size: Size, pie: bool) -> PyResult<GameState> {
+fn parse_start(value: &Bound<'_, PyAny>, size: Size, pie: bool) -> PyResult<DecisionState> {
     let state = if value.is_instance_of::<PyString>() {
-        GameState::new(position_from_fen(value, pie)?)
+        DecisionState::new(position_from_fen(value, pie)?)
     } else if let Ok(board) = value.extract::<PyRef<'_, PyBoard>>() {
         let swapped = value
             .getattr("move_stack")?
@@ -30,9 +30,9 @@ fn parse_start(value: &Bound<'_, PyAny>, size: Size, pie: bool) -> PyResult<Game
             .try_fold(false, |any, m| {
                 Ok::<_, PyErr>(any | m?.getattr("is_swap")?.is_truthy()?)
             })?;
-        GameState::with_swapped(*board.position(), swapped)
+        DecisionState::with_swapped(*board.position(), swapped)
     } else if let Ok((fen, swapped)) = value.extract::<(Bound<'_, PyString>, bool)>() {
-        GameState::with_swapped(position_from_fen(fen.as_any(), pie)?, swapped)
+        DecisionState::with_swapped(position_from_fen(fen.as_any(), pie)?, swapped)
     } else if value.hasattr("fen")? && value.hasattr("move_stack")? {
         // A board of the reference engine.
         let fen = value.call_method0("fen")?;
@@ -42,13 +42,13 @@ fn parse_start(value: &Bound<'_, PyAny>, size: Size, pie: bool) -> PyResult<Game
             .try_fold(false, |any, m| {
                 Ok::<_, PyErr>(any | m?.getattr("is_swap")?.is_truthy()?)
             })?;
-        GameState::with_swapped(position_from_fen(&fen, pie)?, swapped)
+        DecisionState::with_swapped(position_from_fen(&fen, pie)?, swapped)
     } else if value.hasattr("board")? && value.hasattr("swapped")? {
         // A decision state of the encoding: its board and swap.
         let board = value.getattr("board")?;
         let fen = board.call_method0("fen")?;
         let swapped = value.getattr("swapped")?.is_truthy()?;
-        GameState::with_swapped(position_from_fen(&fen, pie)?, swapped)
+        DecisionState::with_swapped(position_from_fen(&fen, pie)?, swapped)
     } else {
         return Err(pyo3::exceptions::PyTypeError::new_err(format!(
             "a start is a position string or a meridians Board, not {}",
@@ -83,28 +83,28 @@ static RULES: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 /// steps.
 #[pyclass(name = "MeridiansVectorEnv", module = "veletas._veletas")]
 pub struct PyVectorEnv {
-    envs: Envs<GameState>,
+    envs: Envs<DecisionState>,
 }
 
 impl PyVectorEnv {
     /// What reads an episode's start: the same as a saved start.
-    fn episode_start_reader(&self) -> impl Fn(&Bound<'_, PyAny>) -> PyResult<GameState> + use<> {
+    fn episode_start_reader(&self) -> impl Fn(&Bound<'_, PyAny>) -> PyResult<DecisionState> + use<> {
         self.start_reader()
     }
 
     /// What reads a saved env's start: [`parse_start`] for the envs' size
     /// and pie option.
-    fn start_reader(&self) -> impl Fn(&Bound<'_, PyAny>) -> PyResult<GameState> + use<> {
+    fn start_reader(&self) -> impl Fn(&Bound<'_, PyAny>) -> PyResult<DecisionState> + use<> {
         let (size, pie) = self.size_and_pie();
         move |value| parse_start(value, size, pie)
     }
 
-    fn env(&self) -> &VectorEnv<GameState> {
+    fn env(&self) -> &VectorEnv<DecisionState> {
         self.envs.env()
     }
 
     /// A state of the envs' game: the size and the pie option never change.
-    fn start(&self) -> &GameState {
+    fn start(&self) -> &DecisionState {
         self.env().start(0)
     }
 
@@ -115,7 +115,7 @@ impl PyVectorEnv {
     }
 }
 
-env_methods!(PyVectorEnv, GameState, {
+env_methods!(PyVectorEnv, DecisionState, {
     #[new]
     #[pyo3(signature = (num_envs, *, size = Given::Default, pie = Given::Default,
                         seed = Given::Default, auto_reset = true, opponent = None,
@@ -137,10 +137,10 @@ env_methods!(PyVectorEnv, GameState, {
         let (num_envs, seed) = env_args(num_envs, &seed.or(py, 0)?)?;
         let size = types::check_size(&size.or(py, Size::default().name())?)?;
         let pie = types::check_pie(&pie.or(py, false)?)?;
-        let opponent = opponent_arg::<GameState>(py, opponent)?;
+        let opponent = opponent_arg::<DecisionState>(py, opponent)?;
         let learner_seat = seat_arg(&learner_seat.or(py, 0)?)?;
         let starts = starts_arg(start, num_envs, |v| parse_start(v, size, pie))?;
-        let start = GameState::new(Position::new(size).with_pie(pie));
+        let start = DecisionState::new(Position::new(size).with_pie(pie));
         let envs = Envs::new(
             py,
             start,

@@ -223,9 +223,9 @@ impl std::error::Error for IllegalAction {}
 ///
 /// ```
 /// use _veletas::game::Game;
-/// use _veletas::meridians::{GameState, Move, Position, Size};
+/// use _veletas::meridians::{DecisionState, Move, Position, Size};
 ///
-/// let mut state = GameState::new(Position::new(Size::S6_7).with_pie(true));
+/// let mut state = DecisionState::new(Position::new(Size::S6_7).with_pie(true));
 /// assert_eq!(state.num_actions(), 12 * 12 + 2);
 /// let f2 = state.action_of("f2".parse().unwrap()).unwrap();
 /// assert_eq!(f2, 12 + 5);
@@ -241,21 +241,21 @@ impl std::error::Error for IllegalAction {}
 /// assert_eq!(state.seat_to_act(), 1, "Light to act: the second seat now");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct GameState {
+pub struct DecisionState {
     position: Position,
     swapped: bool,
 }
 
-impl GameState {
+impl DecisionState {
     /// The decision of `position`, before any swap.
-    pub fn new(position: Position) -> GameState {
-        GameState::with_swapped(position, false)
+    pub fn new(position: Position) -> DecisionState {
+        DecisionState::with_swapped(position, false)
     }
 
     /// The decision of `position`, where `swapped` says whether the pie
     /// swap was played on the way to it.
-    pub const fn with_swapped(position: Position, swapped: bool) -> GameState {
-        GameState { position, swapped }
+    pub const fn with_swapped(position: Position, swapped: bool) -> DecisionState {
+        DecisionState { position, swapped }
     }
 
     /// The position.
@@ -327,7 +327,7 @@ impl GameState {
     }
 
     /// Takes `action`, which must be legal (as from
-    /// [`GameState::legal_actions`]), and returns the points it removed.
+    /// [`DecisionState::legal_actions`]), and returns the points it removed.
     #[inline]
     pub fn apply_unchecked(&mut self, action: Action) -> Bitboard {
         let m = match action_point(action, self.size()) {
@@ -365,7 +365,7 @@ impl GameState {
     }
 }
 
-impl Game for GameState {
+impl Game for DecisionState {
     type Actions = Actions;
 
     /// The UCB1 constant `sqrt(2)` rounded: a turn is one decision, so the
@@ -380,7 +380,7 @@ impl Game for GameState {
 
     #[inline]
     fn legal_actions(&self) -> Actions {
-        GameState::legal_actions(self)
+        DecisionState::legal_actions(self)
     }
 
     #[inline]
@@ -390,12 +390,12 @@ impl Game for GameState {
 
     #[inline]
     fn seat_to_act(&self) -> usize {
-        GameState::seat_to_act(self)
+        DecisionState::seat_to_act(self)
     }
 
     #[inline]
     fn winner(&self) -> Option<usize> {
-        GameState::winner(self)
+        DecisionState::winner(self)
     }
 }
 
@@ -409,7 +409,7 @@ mod tests {
     fn ids_and_points_round_trip() {
         for size in Size::ALL {
             let n = size.n();
-            let state = GameState::new(Position::new(size));
+            let state = DecisionState::new(Position::new(size));
             for id in 0..(n * n) as Action {
                 let m = state.move_of(id).unwrap();
                 assert_eq!(state.action_of(m), Some(id));
@@ -429,7 +429,7 @@ mod tests {
     fn actions_walk_in_ascending_id_order() {
         let mut rng = Rng::for_game(5, 0);
         for size in Size::ALL {
-            let mut state = GameState::new(Position::new(size).with_pie(true));
+            let mut state = DecisionState::new(Position::new(size).with_pie(true));
             while !state.is_terminal() {
                 let actions = state.legal_actions();
                 let ids: Vec<Action> = actions.iter().collect();
@@ -454,7 +454,7 @@ mod tests {
 
     #[test]
     fn refused_actions_change_nothing() {
-        let mut state = GameState::new(Position::new(Size::S6_7));
+        let mut state = DecisionState::new(Position::new(Size::S6_7));
         state.apply(0).unwrap();
         let before = state;
         let err = state.apply(0).unwrap_err();
@@ -470,7 +470,7 @@ mod tests {
     #[test]
     fn the_first_player_places_both_stones_before_the_pie() {
         for pie in [false, true] {
-            let mut state = GameState::new(Position::new(Size::S5_6).with_pie(pie));
+            let mut state = DecisionState::new(Position::new(Size::S5_6).with_pie(pie));
             let mut seats = Vec::new();
             for point in ["d3", "h8"] {
                 seats.push(state.seat_to_act());
@@ -489,7 +489,7 @@ mod tests {
     fn seats_follow_the_swap() {
         let pie = Position::from_fen("7/8/9/10/11/12/12/11/10/9/5x2/o6 d pie", true).unwrap();
         for (action, swapped, light_seat) in [(144, true, 1), (145, false, 0)] {
-            let mut state = GameState::new(pie);
+            let mut state = DecisionState::new(pie);
             assert_eq!(state.seat_to_act(), 1);
             state.apply(action).unwrap();
             assert_eq!(state.swapped(), swapped);
@@ -502,7 +502,7 @@ mod tests {
     fn random_games_end_with_a_winner() {
         for size in Size::ALL {
             for pie in [false, true] {
-                let start = GameState::new(Position::new(size).with_pie(pie));
+                let start = DecisionState::new(Position::new(size).with_pie(pie));
                 let games = Batch::new(u64::from(pie), 1000)
                     .run(std::num::NonZeroUsize::new(1), |rng| {
                         let mut state = start;
