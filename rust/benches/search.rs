@@ -89,7 +89,7 @@ fn play_meridians(moves: usize, iterations: u64) -> (String, u64) {
         let Some(info) = player.choose(state, Budget::iterations(iterations)) else {
             break;
         };
-        total += info.search.iterations;
+        total += info.iterations();
         line.push(info.chosen.to_string());
         let action = state.action_of(info.chosen).expect("a legal move");
         state.apply(action).expect("a legal action");

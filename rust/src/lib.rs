@@ -12,6 +12,7 @@
 //!   selection, and the CPU features that pick a kernel.
 //! - [`crew`]: helper threads that stay awake between short parallel loops.
 //! - [`mcts`]: Monte Carlo tree search over any [`game::Game`].
+//! - [`player`]: the turn-level search player of any game ([`player::Turns`]).
 //! - [`playout`]: batches of random games, reproducible on any number of threads.
 //!
 //! # Features
@@ -25,6 +26,7 @@ pub mod game;
 pub mod mcts;
 pub mod meridians;
 mod planes;
+pub mod player;
 pub mod playout;
 mod quote;
 pub mod rng;

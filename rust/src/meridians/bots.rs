@@ -1,16 +1,15 @@
 //! Players of Meridians: a uniformly random mover, a one-ply greedy mover,
-//! and the Monte Carlo tree search player. A Meridians turn is one decision
-//! (a placement, `swap` or `keep`), so a move is one search's best action.
+//! and how the Monte Carlo tree search player ([`crate::player`]) makes a
+//! turn: a Meridians turn is one decision, so a move is one search's best
+//! action.
 
 use super::color::Color;
+use super::decision::DecisionState;
 use super::moves::Move;
 use super::position::Position;
-use super::decision::DecisionState;
-use crate::game::random_action;
-use std::sync::atomic::AtomicBool;
-
-use crate::game::Action;
-use crate::mcts::{Budget, Config, Mcts, SearchInfo};
+use crate::game::{Action, random_action};
+use crate::mcts::{Budget, Config};
+use crate::player::Turns;
 use crate::rng::Rng;
 use crate::vector_env::Opponents;
 
@@ -74,155 +73,48 @@ pub fn greedy_move(position: &Position, rng: &mut Rng) -> Option<Move> {
     best
 }
 
-/// What one call of [`MctsPlayer::choose`] did.
-#[derive(Clone, Debug, PartialEq)]
-pub struct MoveInfo {
-    /// The chosen move.
-    pub chosen: Move,
-    /// The search.
-    pub search: SearchInfo,
-    /// Whether the statistics of earlier searches were reused.
-    pub reused: bool,
-}
+/// A Meridians turn is one decision: a placement, `swap` or `keep`.
+impl Turns for DecisionState {
+    type Move = Move;
 
-/// What [`MctsPlayer::analyse`] found.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Analysis {
-    /// Each move with the iterations that went through it and its mean
-    /// result for the player to act (1 a win).
-    pub moves: Vec<(Move, u64, f64)>,
-    /// The iterations that went through the position so far.
-    pub visits: u64,
-    /// What the search of this call did.
-    pub search: SearchInfo,
-}
+    const TURN_DECISIONS: usize = 1;
 
-/// The Monte Carlo tree search player; it keeps its trees from one move to
-/// the next.
-#[derive(Clone, Debug)]
-pub struct MctsPlayer {
-    config: Config,
-    search: Option<Mcts<DecisionState>>,
-}
+    /// The player's own move and the opponent's reply.
+    const REUSE_DEPTH: usize = 2;
 
-/// How deep [`Mcts::set_root`] looks for the new position: the player's own
-/// move and the opponent's reply.
-const REUSE_DEPTH: usize = 2;
+    #[inline]
+    fn starts_turn(&self) -> bool {
+        true
+    }
 
-impl MctsPlayer {
-    /// A player with this search configuration.
-    pub const fn new(config: Config) -> MctsPlayer {
-        MctsPlayer {
-            config,
-            search: None,
+    #[inline]
+    fn ends_turn(&self) -> bool {
+        true
+    }
+
+    fn move_of_actions(&self, actions: &[Action]) -> Option<Move> {
+        match *actions {
+            [action] => self.move_of(action),
+            _ => None,
         }
     }
-
-    /// The search configuration.
-    pub const fn config(&self) -> &Config {
-        &self.config
-    }
-
-    /// Chooses a move for `state` within `budget`, or `None` at the end of
-    /// the game.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use _veletas::mcts::{Budget, Config};
-    /// use _veletas::meridians::bots::MctsPlayer;
-    /// use _veletas::meridians::{DecisionState, Position, Size};
-    ///
-    /// let state = DecisionState::new(Position::new(Size::S5_6));
-    /// let mut player = MctsPlayer::new(Config::for_game::<DecisionState>());
-    /// let info = player.choose(state, Budget::iterations(200)).unwrap();
-    /// assert!(state.position().is_legal(info.chosen));
-    /// ```
-    pub fn choose(&mut self, state: DecisionState, budget: Budget) -> Option<MoveInfo> {
-        self.choose_until(state, budget, &AtomicBool::new(false))
-    }
-
-    /// [`MctsPlayer::choose`], ending the search early once `stop` is raised
-    /// (from another thread): the best move found so far is played.
-    pub fn choose_until(
-        &mut self,
-        state: DecisionState,
-        budget: Budget,
-        stop: &AtomicBool,
-    ) -> Option<MoveInfo> {
-        let legal = state.legal_actions();
-        if legal.is_empty() {
-            return None;
-        }
-        let reused = self.set_root(state);
-        let search = self.search.as_mut().expect("set_root made one");
-        let info = search.search_until(budget, stop);
-        // A budget too small to visit any child: the first action.
-        let action = info
-            .best_action
-            .unwrap_or_else(|| legal.nth(0).expect("a legal action"));
-        search.advance(action);
-        Some(MoveInfo {
-            chosen: state.move_of(action).expect("a legal action is a move"),
-            search: info,
-            reused,
-        })
-    }
-
-    /// Searches `state` within `budget` without playing: the `top` most
-    /// visited moves, each with its visits and its mean result for the player
-    /// to act. The trees stay at `state`, for the next move. `None` at the
-    /// end of the game.
-    pub fn analyse(
-        &mut self,
-        state: DecisionState,
-        budget: Budget,
-        stop: &AtomicBool,
-        top: usize,
-    ) -> Option<Analysis> {
-        if state.legal_actions().is_empty() {
-            return None;
-        }
-        self.set_root(state);
-        let search = self.search.as_mut().expect("set_root made one");
-        let info = search.search_until(budget, stop);
-        // A move is one decision.
-        let lines = search.lines(1, |_| true);
-        Some(Analysis {
-            moves: lines
-                .into_iter()
-                .take(top)
-                .filter_map(|line| {
-                    let m = state.move_of(*line.actions.first()?)?;
-                    Some((m, line.visits, line.value))
-                })
-                .collect(),
-            visits: search.root_visits(),
-            search: info,
-        })
-    }
-
-    /// Roots the search at `state`, keeping the statistics of the trees
-    /// where they explored it; returns whether they did.
-    fn set_root(&mut self, state: DecisionState) -> bool {
-        if let Some(search) = &mut self.search {
-            search.set_root(&state, REUSE_DEPTH)
-        } else {
-            self.search = Some(Mcts::new(state, self.config));
-            false
-        }
-    }
-
-    /// Forgets the trees.
-    pub fn clear(&mut self) {
-        self.search = None;
-    }
-
-    /// The nodes the player's trees hold.
-    pub fn node_count(&self) -> usize {
-        self.search.as_ref().map_or(0, Mcts::node_count)
-    }
 }
+
+/// The Monte Carlo tree search player of Meridians ([`crate::player`]).
+///
+/// # Examples
+///
+/// ```
+/// use _veletas::mcts::{Budget, Config};
+/// use _veletas::meridians::bots::MctsPlayer;
+/// use _veletas::meridians::{DecisionState, Position, Size};
+///
+/// let state = DecisionState::new(Position::new(Size::S5_6));
+/// let mut player = MctsPlayer::new(Config::for_game::<DecisionState>());
+/// let info = player.choose(state, Budget::iterations(200)).unwrap();
+/// assert!(state.position().is_legal(info.chosen));
+/// ```
+pub type MctsPlayer = crate::player::MctsPlayer<DecisionState>;
 
 impl Opponents for DecisionState {
     type Searcher = MctsPlayer;

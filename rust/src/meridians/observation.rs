@@ -25,9 +25,9 @@
 
 use super::bitboard::{Bitboard, STRIDE};
 use super::color::Color;
+use super::decision::{Actions, DecisionState, keep_action, swap_action};
 use super::position::Phase;
 use super::size::Size;
-use super::decision::{Actions, DecisionState, keep_action, swap_action};
 use crate::planes::{BITS_AS_BYTES, BITS_AS_FLOATS, write_constant_planes};
 use crate::vector_env::Observe;
 

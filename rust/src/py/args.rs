@@ -1,5 +1,6 @@
 //! Arguments that the bindings of every game read alike.
 
+use std::num::NonZeroUsize;
 use std::time::Duration;
 
 use pyo3::IntoPyObjectExt;
@@ -7,6 +8,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::mcts::{Budget, Config};
+use crate::playout::Batch;
 
 /// An optional keyword argument whose every given value, `None` included,
 /// is checked (unlike `Option`, which would take `None` for "not given").
@@ -81,4 +83,30 @@ pub fn search_budget(iterations: Option<u64>, seconds: Option<f64>) -> PyResult<
         ));
     }
     Ok(Budget { iterations, time })
+}
+
+/// The games `first_game .. first_game + n_games` of the run `seed`, and
+/// the threads to play them on (None: every core), of a playouts call.
+pub fn batch_args(
+    seed: u64,
+    first_game: u64,
+    n_games: usize,
+    threads: Option<usize>,
+) -> PyResult<(Batch, Option<NonZeroUsize>)> {
+    if n_games > 0 && first_game.checked_add(n_games as u64 - 1).is_none() {
+        return Err(PyValueError::new_err(format!(
+            "games {first_game} .. {first_game} + {n_games} go past the last game index 2**64 - 1"
+        )));
+    }
+    let threads = match threads {
+        None => None,
+        Some(0) => return Err(PyValueError::new_err("threads must be at least 1, not 0")),
+        Some(t) => NonZeroUsize::new(t),
+    };
+    let batch = Batch {
+        seed,
+        first_game,
+        n_games,
+    };
+    Ok((batch, threads))
 }

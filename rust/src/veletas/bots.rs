@@ -1,16 +1,14 @@
 //! Players of Veletas: a uniformly random mover, a one-ply greedy mover, and
-//! the turn-level driver of the Monte Carlo tree search.
-//!
-//! The search works on micro-decisions ([`DecisionState`]); [`MctsPlayer`]
-//! runs it decision by decision and assembles the decisions into a [`Move`].
+//! how the Monte Carlo tree search player ([`crate::player`]) makes a turn
+//! of its micro-decisions ([`DecisionState`]): up to three make a [`Move`].
 
 use super::color::Color;
 use super::decision::{Action, DecisionState, Stage, id_square};
 use super::moves::Move;
 use super::position::{Phase, Position};
-use std::sync::atomic::AtomicBool;
 
-use crate::mcts::{Budget, Config, Mcts, SearchInfo};
+use crate::mcts::{Budget, Config};
+use crate::player::Turns;
 use crate::rng::Rng;
 use crate::vector_env::Opponents;
 
@@ -79,205 +77,60 @@ pub fn greedy_move(position: &Position, rng: &mut Rng) -> Option<Move> {
     best
 }
 
-/// The move that `actions`, taken from the start of the turn of `start`,
-/// spell.
-fn move_of(start: &DecisionState, actions: &[Action]) -> Move {
-    let size = start.size();
-    let square = |action: Action| id_square(action, size).expect("a square id");
-    let swap = start.legal_actions().swap();
-    match (start.position().phase(), actions) {
-        (Phase::Setup | Phase::Pie, &[action]) if action == swap => Move::Swap,
-        (Phase::Setup | Phase::Pie, &[action]) => start.position().next_placement(square(action)),
-        (Phase::Play, &[_pass, target]) => Move::Stone(square(target)),
-        (Phase::Play, &[origin, destination, target]) => Move::Shot {
-            origin: square(origin),
-            destination: square(destination),
-            target: square(target),
-        },
-        _ => unreachable!("a turn is one placement or a play of two or three decisions"),
-    }
-}
+/// How Veletas's decisions make a turn: a placement (or the pie swap) is one
+/// decision; a play is the shooter's origin and destination and the target,
+/// or a pass and the target of a stone.
+impl Turns for DecisionState {
+    type Move = Move;
 
-/// What one call of [`MctsPlayer::choose`] did.
-#[derive(Clone, Debug, PartialEq)]
-pub struct TurnInfo {
-    /// The chosen move.
-    pub chosen: Move,
-    /// The searches, one per decision of the turn.
-    pub searches: Vec<SearchInfo>,
-    /// Whether the statistics of earlier searches were reused.
-    pub reused: bool,
-}
+    const TURN_DECISIONS: usize = 3;
 
-impl TurnInfo {
-    /// The iterations of all the turn's searches.
-    pub fn iterations(&self) -> u64 {
-        self.searches.iter().map(|s| s.iterations).sum()
+    /// Two turns of up to three decisions (the opponent's reply, or a
+    /// placement and a reply).
+    const REUSE_DEPTH: usize = 6;
+
+    #[inline]
+    fn starts_turn(&self) -> bool {
+        self.stage() == Stage::Start
     }
 
-    /// The estimated chance that the mover wins, from the first decision's
-    /// search.
-    pub fn value(&self) -> f64 {
-        self.searches.first().map_or(0.5, |s| s.value)
-    }
-}
-
-/// What one call of [`MctsPlayer::analyse`] found: the best moves, most
-/// visited first.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Analysis {
-    /// Each move with the iterations that went through it and its mean
-    /// result for the player to act (1 a win).
-    pub moves: Vec<(Move, u64, f64)>,
-    /// The iterations that went through the position so far (those of
-    /// earlier searches that were reused included).
-    pub visits: u64,
-    /// What the search of this call did.
-    pub search: SearchInfo,
-}
-
-/// The Monte Carlo tree search player: searches each decision of a turn and
-/// keeps its trees from one move to the next.
-#[derive(Clone, Debug)]
-pub struct MctsPlayer {
-    config: Config,
-    search: Option<Mcts<DecisionState>>,
-}
-
-/// How deep [`Mcts::set_root`] looks for the new position: two turns of up
-/// to three decisions (the opponent's reply, or a placement and a reply).
-const REUSE_DEPTH: usize = 6;
-
-impl MctsPlayer {
-    /// A player with this search configuration.
-    pub const fn new(config: Config) -> MctsPlayer {
-        MctsPlayer {
-            config,
-            search: None,
-        }
+    #[inline]
+    fn ends_turn(&self) -> bool {
+        self.position().phase() != Phase::Play || matches!(self.stage(), Stage::Target { .. })
     }
 
-    /// The search configuration.
-    pub const fn config(&self) -> &Config {
-        &self.config
-    }
-
-    /// Chooses a move for the turn of `state` (which must be at the start of
-    /// a turn) within `budget`, or `None` at the end of the game.
-    ///
-    /// The budget is shared by the decisions of the turn: each decision that
-    /// may be followed by another gets half of what is left, the last one
-    /// all of it. (A play turn is two or three decisions; setup, one.)
-    pub fn choose(&mut self, state: DecisionState, budget: Budget) -> Option<TurnInfo> {
-        self.choose_until(state, budget, &AtomicBool::new(false))
-    }
-
-    /// [`MctsPlayer::choose`], which also ends soon after `stop` is raised
-    /// (by another thread) and then plays the best move found so far: the
-    /// decisions still to take are those most visited.
-    pub fn choose_until(
-        &mut self,
-        state: DecisionState,
-        budget: Budget,
-        stop: &AtomicBool,
-    ) -> Option<TurnInfo> {
-        if state.legal_actions().is_empty() {
-            return None;
-        }
-        let reused = self.set_root(state);
-        let search = self.search.as_mut().expect("set_root made one");
-        let mut left = 1.0;
-        let mut actions = Vec::new();
-        let mut searches = Vec::new();
-        loop {
-            let root = search.root();
-            let last = root.position().phase() != Phase::Play
-                || matches!(root.stage(), Stage::Target { .. });
-            let share = if last { left } else { left / 2.0 };
-            left -= share;
-            let info = search.search_until(budget.scaled(share), stop);
-            let action = info.best_action.unwrap_or_else(|| {
-                // A budget too small to visit any child: the first action.
-                search
-                    .root()
-                    .legal_actions()
-                    .nth(0)
-                    .expect("a legal action")
-            });
-            searches.push(info);
-            actions.push(action);
-            search.advance(action);
-            if search.root().stage() == Stage::Start {
-                break;
+    fn move_of_actions(&self, actions: &[Action]) -> Option<Move> {
+        let size = self.size();
+        let square = |action: Action| id_square(action, size);
+        let swap = self.legal_actions().swap();
+        Some(match (self.position().phase(), actions) {
+            (Phase::Setup | Phase::Pie, &[action]) if action == swap => Move::Swap,
+            (Phase::Setup | Phase::Pie, &[action]) => {
+                self.position().next_placement(square(action)?)
             }
-        }
-        Some(TurnInfo {
-            chosen: move_of(&state, &actions),
-            searches,
-            reused,
+            (Phase::Play, &[_pass, target]) => Move::Stone(square(target)?),
+            (Phase::Play, &[origin, destination, target]) => Move::Shot {
+                origin: square(origin)?,
+                destination: square(destination)?,
+                target: square(target)?,
+            },
+            _ => return None,
         })
     }
 
-    /// Searches the turn of `state` (at the start of a turn) within
-    /// `budget`, or until `stop` is raised, without playing: the `top` most
-    /// visited whole moves. The trees stay rooted at `state`, so a
-    /// [`MctsPlayer::choose`] of the same position reuses the statistics.
-    /// `None` at the end of the game.
-    pub fn analyse(
-        &mut self,
-        state: DecisionState,
-        budget: Budget,
-        stop: &AtomicBool,
-        top: usize,
-    ) -> Option<Analysis> {
-        if state.legal_actions().is_empty() {
-            return None;
-        }
-        self.set_root(state);
-        let search = self.search.as_mut().expect("set_root made one");
-        let info = search.search_until(budget, stop);
-        // A turn is at most three decisions.
-        let lines = search.lines(3, |s| s.stage() == Stage::Start);
-        Some(Analysis {
-            moves: lines
-                .into_iter()
-                .take(top)
-                .map(|line| (move_of(&state, &line.actions), line.visits, line.value))
-                .collect(),
-            visits: search.root_visits(),
-            search: info,
-        })
-    }
-
-    /// Roots the search at `state`, keeping the statistics of the trees
-    /// where they explored it; returns whether they did.
-    fn set_root(&mut self, state: DecisionState) -> bool {
-        if let Some(search) = &mut self.search {
-            // Stones are never taken off the board: a position with a stone
-            // that `state` lacks cannot lead to it.
-            let target = *state.position();
-            search.set_root_pruned(&state, REUSE_DEPTH, |node| {
-                let pos = node.position();
-                [Color::Black, Color::White]
-                    .into_iter()
-                    .all(|c| (pos.stones(c) - target.stones(c)).is_empty())
-            })
-        } else {
-            self.search = Some(Mcts::new(state, self.config));
-            false
-        }
-    }
-
-    /// Forgets the trees.
-    pub fn clear(&mut self) {
-        self.search = None;
-    }
-
-    /// The nodes the player's trees hold.
-    pub fn node_count(&self) -> usize {
-        self.search.as_ref().map_or(0, Mcts::node_count)
+    /// Stones are never taken off the board: a position with a stone that
+    /// `later` lacks cannot lead to it.
+    #[inline]
+    fn may_precede(&self, later: &DecisionState) -> bool {
+        let (pos, later) = (self.position(), later.position());
+        [Color::Black, Color::White]
+            .into_iter()
+            .all(|c| (pos.stones(c) - later.stones(c)).is_empty())
     }
 }
+
+/// The Monte Carlo tree search player of Veletas ([`crate::player`]).
+pub type MctsPlayer = crate::player::MctsPlayer<DecisionState>;
 
 impl Opponents for DecisionState {
     type Searcher = MctsPlayer;
@@ -299,6 +152,8 @@ impl Opponents for DecisionState {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::atomic::AtomicBool;
+
     use super::*;
     use crate::game::Game;
     use crate::veletas::{Lines, Rules, SetupRule, Variant};

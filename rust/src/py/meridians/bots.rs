@@ -1,142 +1,22 @@
-//! The engines behind `veletas.bots` for Meridians: the Monte Carlo tree
-//! search player and the random and greedy move choices. Positions arrive
-//! as a position string with the pie option, and moves leave as notation.
-
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+//! The engines behind `veletas.bots` for Meridians ([`crate::py::bots`]):
+//! positions arrive as a position string with the pie option.
 
 use pyo3::prelude::*;
 
 use super::board::position_from_fen;
-use crate::game::Game;
-use crate::mcts::DEFAULT_MAX_NODES;
 use crate::meridians::DecisionState;
-use crate::meridians::bots::{MctsPlayer, greedy_move, random_move};
-use crate::py::args::{search_budget, search_config};
-use crate::py::stop::PyStopFlag;
-use crate::rng::Rng;
+use crate::meridians::bots::{greedy_move, random_move};
+use crate::py::bots::{mcts_player_class, move_choices};
 
-/// What a search reports: the move, the iterations, the estimated chance of
-/// winning, whether earlier statistics were reused, and the nodes held.
-type Choice = (String, u64, f64, bool, usize);
+mcts_player_class!(
+    "MeridiansMctsPlayer",
+    DecisionState,
+    (fen: &Bound<'_, PyAny>, pie: bool, swapped: bool) =>
+        DecisionState::with_swapped(position_from_fen(fen, pie)?, swapped)
+);
 
-/// What an analysis reports: each move with its visits and value, the
-/// visits of the position, and the iterations this call ran.
-type Analysed = (Vec<(String, u64, f64)>, u64, u64);
-
-/// The Monte Carlo tree search player of Meridians; it keeps its trees
-/// between calls.
-#[pyclass(name = "MeridiansMctsPlayer", module = "veletas._veletas")]
-pub struct PyMctsPlayer {
-    player: MctsPlayer,
-}
-
-#[pymethods]
-impl PyMctsPlayer {
-    #[new]
-    #[pyo3(signature = (*, threads = 1, seed = 0, exploration = DecisionState::EXPLORATION, max_nodes = DEFAULT_MAX_NODES))]
-    fn new(threads: usize, seed: u64, exploration: f64, max_nodes: usize) -> PyResult<Self> {
-        Ok(PyMctsPlayer {
-            player: MctsPlayer::new(search_config(threads, seed, exploration, max_nodes)?),
-        })
-    }
-
-    /// Searches the move of `fen` (under `pie`; `swapped` says whether the
-    /// pie swap was played) and returns `(move, iterations, value, reused,
-    /// nodes)`, or None at the end of the game. The search runs without the
-    /// GIL, and ends early once `stop` is raised.
-    #[pyo3(signature = (fen, pie, swapped, *, iterations = None, seconds = None, stop = None))]
-    #[allow(clippy::too_many_arguments)]
-    fn choose(
-        &mut self,
-        py: Python<'_>,
-        fen: &Bound<'_, PyAny>,
-        pie: bool,
-        swapped: bool,
-        iterations: Option<u64>,
-        seconds: Option<f64>,
-        stop: Option<PyRef<'_, PyStopFlag>>,
-    ) -> PyResult<Option<Choice>> {
-        let budget = search_budget(iterations, seconds)?;
-        let state = DecisionState::with_swapped(position_from_fen(fen, pie)?, swapped);
-        let stop = stop.map_or_else(|| Arc::new(AtomicBool::new(false)), |s| s.shared());
-        let player = &mut self.player;
-        let info = py.detach(|| player.choose_until(state, budget, &stop));
-        Ok(info.map(|info| {
-            (
-                info.chosen.to_string(),
-                info.search.iterations,
-                info.search.value,
-                info.reused,
-                self.player.node_count(),
-            )
-        }))
-    }
-
-    /// Searches the move of `fen` without playing and returns `(moves,
-    /// visits, iterations)`: the `top` most visited moves, each as `(move,
-    /// visits, value)`, the visits of the position, and the iterations this
-    /// call ran. None at the end of the game. The trees stay at `fen`.
-    #[pyo3(signature = (fen, pie, swapped, *, iterations = None, seconds = None, stop = None, top = 5))]
-    #[allow(clippy::too_many_arguments)]
-    fn analyse(
-        &mut self,
-        py: Python<'_>,
-        fen: &Bound<'_, PyAny>,
-        pie: bool,
-        swapped: bool,
-        iterations: Option<u64>,
-        seconds: Option<f64>,
-        stop: Option<PyRef<'_, PyStopFlag>>,
-        top: usize,
-    ) -> PyResult<Option<Analysed>> {
-        let budget = search_budget(iterations, seconds)?;
-        let state = DecisionState::with_swapped(position_from_fen(fen, pie)?, swapped);
-        let stop = stop.map_or_else(|| Arc::new(AtomicBool::new(false)), |s| s.shared());
-        let player = &mut self.player;
-        let analysis = py.detach(|| player.analyse(state, budget, &stop, top));
-        Ok(analysis.map(|analysis| {
-            let moves = analysis
-                .moves
-                .into_iter()
-                .map(|(m, visits, value)| (m.to_string(), visits, value))
-                .collect();
-            (moves, analysis.visits, analysis.search.iterations)
-        }))
-    }
-
-    /// Forgets the trees.
-    fn clear(&mut self) {
-        self.player.clear();
-    }
-}
-
-/// A uniformly random legal move of `fen`, drawn from stream `(seed,
-/// index)`; None at the end of the game.
-#[pyfunction]
-pub fn meridians_random_move(
-    fen: &Bound<'_, PyAny>,
-    pie: bool,
-    seed: u64,
-    index: u64,
-) -> PyResult<Option<String>> {
-    let position = position_from_fen(fen, pie)?;
-    Ok(random_move(&position, &mut Rng::for_game(seed, index)).map(|m| m.to_string()))
-}
-
-/// The one-ply greedy move of `fen`, ties broken from stream `(seed,
-/// index)`; None at the end of the game.
-#[pyfunction]
-pub fn meridians_greedy_move(
-    py: Python<'_>,
-    fen: &Bound<'_, PyAny>,
-    pie: bool,
-    seed: u64,
-    index: u64,
-) -> PyResult<Option<String>> {
-    let position = position_from_fen(fen, pie)?;
-    let mut rng = Rng::for_game(seed, index);
-    Ok(py
-        .detach(|| greedy_move(&position, &mut rng))
-        .map(|m| m.to_string()))
-}
+move_choices!(
+    meridians_random_move, meridians_greedy_move,
+    (fen: &Bound<'_, PyAny>, pie: bool) => position_from_fen(fen, pie)?,
+    random_move, greedy_move
+);

@@ -1,17 +1,16 @@
 //! `veletas._veletas.meridians_playouts`: random Meridians games through the
 //! generic runner ([`crate::playout`]), as numpy arrays.
 
-use std::num::NonZeroUsize;
-
 use numpy::{IntoPyArray, PyArrayMethods};
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::board::position_from_fen;
 use super::types;
 use crate::meridians::{Color, DecisionState, Move};
-use crate::playout::{Batch, play_micro};
+use crate::playout::play_micro;
+use crate::py::args::batch_args;
 
 /// The record of a move: its point number (`rank * 14 + file`), or
 /// [`SWAP_RECORD`] / [`KEEP_RECORD`].
@@ -53,22 +52,9 @@ pub fn meridians_playouts<'py>(
     threads: Option<usize>,
     record: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let start = DecisionState::with_swapped(position_from_fen(fen, types::check_pie(pie)?)?, swapped);
-    if n_games > 0 && first_game.checked_add(n_games as u64 - 1).is_none() {
-        return Err(PyValueError::new_err(format!(
-            "games {first_game} .. {first_game} + {n_games} go past the last game index 2**64 - 1"
-        )));
-    }
-    let threads = match threads {
-        None => None,
-        Some(0) => return Err(PyValueError::new_err("threads must be at least 1, not 0")),
-        Some(t) => NonZeroUsize::new(t),
-    };
-    let batch = Batch {
-        seed,
-        first_game,
-        n_games,
-    };
+    let start =
+        DecisionState::with_swapped(position_from_fen(fen, types::check_pie(pie)?)?, swapped);
+    let (batch, threads) = batch_args(seed, first_game, n_games, threads)?;
     let games = py
         .detach(|| {
             batch.run(threads, |rng| {

@@ -88,7 +88,9 @@ pub struct PyVectorEnv {
 
 impl PyVectorEnv {
     /// What reads an episode's start: the same as a saved start.
-    fn episode_start_reader(&self) -> impl Fn(&Bound<'_, PyAny>) -> PyResult<DecisionState> + use<> {
+    fn episode_start_reader(
+        &self,
+    ) -> impl Fn(&Bound<'_, PyAny>) -> PyResult<DecisionState> + use<> {
         self.start_reader()
     }
 

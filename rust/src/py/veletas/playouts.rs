@@ -3,15 +3,13 @@
 //! The Python function `veletas.playouts` checks and converts its arguments,
 //! then calls this once per range of games.
 
-use std::num::NonZeroUsize;
-
 use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
 use super::board::{parse_setup_rule, position_from_fen};
-use crate::playout::Batch;
+use crate::py::args::batch_args;
 use crate::veletas::Lines;
 use crate::veletas::playout::{Policy, playouts};
 
@@ -50,21 +48,7 @@ pub fn run_playouts<'py>(
             "unknown policy '{policy}'; expected 'micro' or 'uniform'"
         ))
     })?;
-    if n_games > 0 && first_game.checked_add(n_games as u64 - 1).is_none() {
-        return Err(PyValueError::new_err(format!(
-            "games {first_game} .. {first_game} + {n_games} go past the last game index 2**64 - 1"
-        )));
-    }
-    let threads = match threads {
-        None => None,
-        Some(0) => return Err(PyValueError::new_err("threads must be at least 1, not 0")),
-        Some(t) => NonZeroUsize::new(t),
-    };
-    let batch = Batch {
-        seed,
-        first_game,
-        n_games,
-    };
+    let (batch, threads) = batch_args(seed, first_game, n_games, threads)?;
     let games = py
         .detach(|| playouts(start, swapped, policy, batch, threads, record))
         .map_err(|err| PyRuntimeError::new_err(format!("no thread pool: {err}")))?;

@@ -1,0 +1,220 @@
+//! The Monte Carlo tree search player of any game: it searches each decision
+//! of a turn, assembles the decisions into a whole move, and keeps its trees
+//! from one move to the next.
+//!
+//! The search ([`crate::mcts`]) works on decisions; what a game adds is how
+//! its decisions make a turn ([`Turns`]).
+
+use std::fmt;
+use std::sync::atomic::AtomicBool;
+
+use crate::game::{Action, ActionSet, Game};
+use crate::mcts::{Budget, Config, Mcts, SearchInfo};
+
+/// How a game's decisions make its turns: what the turn-level player needs
+/// beyond [`Game`]. The states are plain values, copied into the trees.
+pub trait Turns: Game + PartialEq + Copy {
+    /// A whole move of the game's notation (its `Display`).
+    type Move: Copy + Send + fmt::Display;
+
+    /// The most decisions a turn takes.
+    const TURN_DECISIONS: usize;
+
+    /// How deep [`Mcts::set_root`] looks for the position of the next
+    /// search: the decisions of the player's own turn and the opponent's
+    /// reply.
+    const REUSE_DEPTH: usize;
+
+    /// Whether the decision to take here starts a turn.
+    fn starts_turn(&self) -> bool;
+
+    /// Whether the decision to take here ends its turn, whichever action is
+    /// taken.
+    fn ends_turn(&self) -> bool;
+
+    /// The move that `actions`, taken from here (the start of a turn),
+    /// spell; `None` if they spell none.
+    fn move_of_actions(&self, actions: &[Action]) -> Option<Self::Move>;
+
+    /// Whether this state may precede `later` in a game: `false` lets a
+    /// re-rooting search skip the subtree (a stone `later` lacks, say).
+    #[inline]
+    fn may_precede(&self, later: &Self) -> bool {
+        let _ = later;
+        true
+    }
+}
+
+/// What one call of [`MctsPlayer::choose`] did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TurnInfo<M> {
+    /// The chosen move.
+    pub chosen: M,
+    /// The searches, one per decision of the turn.
+    pub searches: Vec<SearchInfo>,
+    /// Whether the statistics of earlier searches were reused.
+    pub reused: bool,
+}
+
+impl<M> TurnInfo<M> {
+    /// The iterations of all the turn's searches.
+    pub fn iterations(&self) -> u64 {
+        self.searches.iter().map(|s| s.iterations).sum()
+    }
+
+    /// The estimated chance that the mover wins, from the first decision's
+    /// search.
+    pub fn value(&self) -> f64 {
+        self.searches.first().map_or(0.5, |s| s.value)
+    }
+}
+
+/// What one call of [`MctsPlayer::analyse`] found: the best moves, most
+/// visited first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysis<M> {
+    /// Each move with the iterations that went through it and its mean
+    /// result for the player to act (1 a win).
+    pub moves: Vec<(M, u64, f64)>,
+    /// The iterations that went through the position so far (those of
+    /// earlier searches that were reused included).
+    pub visits: u64,
+    /// What the search of this call did.
+    pub search: SearchInfo,
+}
+
+/// The Monte Carlo tree search player: searches each decision of a turn and
+/// keeps its trees from one move to the next.
+#[derive(Clone, Debug)]
+pub struct MctsPlayer<G> {
+    config: Config,
+    search: Option<Mcts<G>>,
+}
+
+impl<G: Turns> MctsPlayer<G> {
+    /// A player with this search configuration.
+    pub const fn new(config: Config) -> MctsPlayer<G> {
+        MctsPlayer {
+            config,
+            search: None,
+        }
+    }
+
+    /// The search configuration.
+    pub const fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Chooses a move for the turn of `state` (which must be at the start of
+    /// a turn) within `budget`, or `None` at the end of the game.
+    ///
+    /// The budget is shared by the decisions of the turn: each decision that
+    /// may be followed by another gets half of what is left, the last one
+    /// all of it.
+    pub fn choose(&mut self, state: G, budget: Budget) -> Option<TurnInfo<G::Move>> {
+        self.choose_until(state, budget, &AtomicBool::new(false))
+    }
+
+    /// [`MctsPlayer::choose`], which also ends soon after `stop` is raised
+    /// (by another thread) and then plays the best move found so far: the
+    /// decisions still to take are those most visited.
+    pub fn choose_until(
+        &mut self,
+        state: G,
+        budget: Budget,
+        stop: &AtomicBool,
+    ) -> Option<TurnInfo<G::Move>> {
+        if state.legal_actions().is_empty() {
+            return None;
+        }
+        let reused = self.set_root(&state);
+        let search = self.search.as_mut().expect("set_root made one");
+        let mut left = 1.0;
+        let mut actions = Vec::new();
+        let mut searches = Vec::new();
+        loop {
+            let share = if search.root().ends_turn() {
+                left
+            } else {
+                left / 2.0
+            };
+            left -= share;
+            let info = search.search_until(budget.scaled(share), stop);
+            let action = info.best_action.unwrap_or_else(|| {
+                // A budget too small to visit any child: the first action.
+                search
+                    .root()
+                    .legal_actions()
+                    .nth(0)
+                    .expect("a legal action")
+            });
+            searches.push(info);
+            actions.push(action);
+            search.advance(action);
+            if search.root().starts_turn() {
+                break;
+            }
+        }
+        Some(TurnInfo {
+            chosen: state
+                .move_of_actions(&actions)
+                .expect("a turn's legal actions spell a move"),
+            searches,
+            reused,
+        })
+    }
+
+    /// Searches the turn of `state` (at the start of a turn) within
+    /// `budget`, or until `stop` is raised, without playing: the `top` most
+    /// visited whole moves. The trees stay rooted at `state`, so a
+    /// [`MctsPlayer::choose`] of the same position reuses the statistics.
+    /// `None` at the end of the game.
+    pub fn analyse(
+        &mut self,
+        state: G,
+        budget: Budget,
+        stop: &AtomicBool,
+        top: usize,
+    ) -> Option<Analysis<G::Move>> {
+        if state.legal_actions().is_empty() {
+            return None;
+        }
+        self.set_root(&state);
+        let search = self.search.as_mut().expect("set_root made one");
+        let info = search.search_until(budget, stop);
+        let lines = search.lines(G::TURN_DECISIONS, G::starts_turn);
+        Some(Analysis {
+            moves: lines
+                .into_iter()
+                .take(top)
+                .filter_map(|line| {
+                    let m = state.move_of_actions(&line.actions)?;
+                    Some((m, line.visits, line.value))
+                })
+                .collect(),
+            visits: search.root_visits(),
+            search: info,
+        })
+    }
+
+    /// Roots the search at `state`, keeping the statistics of the trees
+    /// where they explored it; returns whether they did.
+    fn set_root(&mut self, state: &G) -> bool {
+        if let Some(search) = &mut self.search {
+            search.set_root_pruned(state, G::REUSE_DEPTH, |node| node.may_precede(state))
+        } else {
+            self.search = Some(Mcts::new(*state, self.config));
+            false
+        }
+    }
+
+    /// Forgets the trees.
+    pub fn clear(&mut self) {
+        self.search = None;
+    }
+
+    /// The nodes the player's trees hold.
+    pub fn node_count(&self) -> usize {
+        self.search.as_ref().map_or(0, Mcts::node_count)
+    }
+}
