@@ -4,7 +4,8 @@
 //!
 //! `cargo bench --bench meridians` (release profile). Optional arguments:
 //! `--games N` (default 20000), `--threads T` (default 1), `--size S` (default
-//! all three), `--pie`, `--only perft|games`. Run without `--bench` (as by
+//! all three), `--pie`, `--only perft|games`, `--depth N` (an extra,
+//! unchecked perft depth, counted once). Run without `--bench` (as by
 //! `cargo test --benches`), it checks the counts once and plays 20 games
 //! (or `--games N`), timing nothing that it repeats: for profilers.
 
@@ -47,6 +48,7 @@ fn main() {
     let mut sizes = Vec::new();
     let mut pie = false;
     let mut timing = false;
+    let mut extra_depth = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -56,6 +58,7 @@ fn main() {
             "--threads" => threads = value(&mut args, "--threads T"),
             "--size" => sizes.push(value(&mut args, "--size S")),
             "--pie" => pie = true,
+            "--depth" => extra_depth = Some(value(&mut args, "--depth N")),
             _ => {}
         }
     }
@@ -69,17 +72,22 @@ fn main() {
         Duration::ZERO
     };
     if only.as_deref() != Some("games") {
-        perfts(&sizes, pie, budget);
+        perfts(&sizes, pie, budget, extra_depth);
     }
     if only.as_deref() != Some("perft") {
         random_games(&sizes, pie, games, threads, timing);
     }
 }
 
-/// Times perft from the start of each size, checking the counts.
-fn perfts(sizes: &[Size], pie: bool, budget: Duration) {
+/// Times perft from the start of each size, checking the counts, and
+/// counts `extra_depth` once.
+fn perfts(sizes: &[Size], pie: bool, budget: Duration, extra_depth: Option<u32>) {
     for &size in sizes {
         let start = Position::new(size).with_pie(pie);
+        if let Some(depth) = extra_depth {
+            let found = perft(&start, depth);
+            println!("{size} perft {depth}: {found:>10} nodes");
+        }
         for (depth, nodes) in start_counts(size) {
             let nodes = if pie && depth == 3 { 0 } else { nodes };
             let (found, best) = time(budget, || perft(&start, depth));
