@@ -110,3 +110,22 @@ pub fn batch_args(
     };
     Ok((batch, threads))
 }
+
+/// A `perft` depth (any Python integer) of at least `least`, else a
+/// `ValueError` saying `what`; beyond `u32::MAX` it is clamped,
+/// which changes nothing since a game ends long before.
+pub fn depth_arg(depth: &Bound<'_, PyAny>, least: i64, what: &str) -> PyResult<u32> {
+    let depth = depth
+        .py()
+        .import("operator")?
+        .call_method1("index", (depth,))?;
+    if depth.lt(least)? {
+        return Err(PyValueError::new_err(format!(
+            "{what}, got {}",
+            depth.repr()?
+        )));
+    }
+    Ok(depth
+        .extract::<u64>()
+        .map_or(u32::MAX, |d| u32::try_from(d).unwrap_or(u32::MAX)))
+}

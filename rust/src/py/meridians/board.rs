@@ -5,7 +5,7 @@ use std::hash::{Hash, Hasher};
 
 use pyo3::IntoPyObjectExt;
 use pyo3::basic::CompareOp;
-use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
@@ -16,6 +16,7 @@ use crate::meridians::{
     Bitboard, FenError, Move, PlayError, Point, Position, Size, perft, perft_divide,
 };
 use crate::py::args::Given;
+use crate::py::args::depth_arg;
 use crate::py::errors::{
     IllegalMoveError, InvalidFenError, InvalidMoveError, InvalidRulesError, python_repr,
     text_keeping_surrogates,
@@ -55,24 +56,6 @@ pub fn position_from_fen(fen: &Bound<'_, PyAny>, pie: bool) -> PyResult<Position
             err.message(&|part| python_repr(py, part))
         ))
     })
-}
-
-/// A `perft` depth of at least `least`; beyond `u32::MAX` it is clamped,
-/// which changes nothing since a game ends long before.
-fn depth_arg(depth: &Bound<'_, PyAny>, least: i64, what: &str) -> PyResult<u32> {
-    let depth = depth
-        .py()
-        .import("operator")?
-        .call_method1("index", (depth,))?;
-    if depth.lt(least)? {
-        return Err(PyValueError::new_err(format!(
-            "{what}, got {}",
-            depth.repr()?
-        )));
-    }
-    Ok(depth
-        .extract::<u64>()
-        .map_or(u32::MAX, |d| u32::try_from(d).unwrap_or(u32::MAX)))
 }
 
 /// The names of `points`, sorted as strings (as the vectors write them).

@@ -12,6 +12,7 @@ use super::base;
 use super::error::{CoreError, InvalidMoveError, InvalidRulesError, fen_text};
 use super::legal_moves::PyLegalMoves;
 use super::moves::{PyMove, move_text, parse_move};
+use crate::py::args::depth_arg;
 use crate::veletas::{Lines, Move, Piece, Position, Rules, SetupRule, Square, perft, perft_divide};
 
 pub use crate::py::args::Given;
@@ -134,25 +135,6 @@ fn check_agreement(
         (fen, rules.size(), rules.shooters(), variant, size, shooters),
     )?;
     Ok(())
-}
-
-/// A `perft` depth: non-negative; beyond `u32::MAX` it is clamped, which
-/// changes nothing since a game ends long before.
-fn depth_arg(depth: &Bound<'_, PyAny>, least: i64, what: &str) -> PyResult<u32> {
-    let below = match depth.extract::<i64>() {
-        Ok(d) => d < least,
-        Err(err) if err.is_instance_of::<PyOverflowError>(depth.py()) => depth.lt(0)?,
-        Err(err) => return Err(err),
-    };
-    if below {
-        return Err(PyValueError::new_err(format!(
-            "{what}, got {}",
-            repr(depth)?
-        )));
-    }
-    Ok(depth
-        .extract::<u64>()
-        .map_or(u32::MAX, |d| u32::try_from(d).unwrap_or(u32::MAX)))
 }
 
 #[pymethods]
