@@ -15,11 +15,25 @@ const fn mix(mut z: u64) -> u64 {
 }
 
 /// One step of `SplitMix64` from `state`: the next state and its output.
-/// The generators of compile-time tables (the games' Zobrist keys) step
-/// with it; [`Rng`] is the same stream.
-pub const fn splitmix64(state: u64) -> (u64, u64) {
+#[inline(always)]
+const fn splitmix64(state: u64) -> (u64, u64) {
     let state = state.wrapping_add(GOLDEN);
     (state, mix(state))
+}
+
+/// The first `N` outputs of `SplitMix64` from `seed`, at compile time: the
+/// games' Zobrist keys.
+pub const fn splitmix_table<const N: usize>(seed: u64) -> [u64; N] {
+    let mut table = [0; N];
+    let mut state = seed;
+    let mut i = 0;
+    while i < N {
+        let (next, output) = splitmix64(state);
+        state = next;
+        table[i] = output;
+        i += 1;
+    }
+    table
 }
 
 /// A `SplitMix64` generator.

@@ -3,23 +3,12 @@
 use super::color::Color;
 use super::point::Point;
 use super::position::Phase;
-use crate::rng::splitmix64;
+use crate::rng::splitmix_table;
 
 /// 2 colours x 256 bit indices, then 3 phases, then Light to act.
 const KEY_COUNT: usize = 2 * 256 + 3 + 1;
 
-static KEYS: [u64; KEY_COUNT] = {
-    let mut keys = [0; KEY_COUNT];
-    let mut state = 0x4d45_5249_4449_414e; // "MERIDIAN"
-    let mut i = 0;
-    while i < KEY_COUNT {
-        let (next, key) = splitmix64(state);
-        state = next;
-        keys[i] = key;
-        i += 1;
-    }
-    keys
-};
+static KEYS: [u64; KEY_COUNT] = splitmix_table(0x4d45_5249_4449_414e); // "MERIDIAN"
 
 /// The key of a stone of `color` on `point`.
 #[inline(always)]

@@ -3,23 +3,12 @@
 use super::color::Color;
 use super::position::{Phase, Piece};
 use super::square::Square;
-use crate::rng::splitmix64;
+use crate::rng::splitmix_table;
 
 /// 5 pieces x 128 bit indices, then 3 phases, then White to act.
 const KEY_COUNT: usize = 5 * 128 + 3 + 1;
 
-static KEYS: [u64; KEY_COUNT] = {
-    let mut keys = [0; KEY_COUNT];
-    let mut state = 0x5645_4c45_5441_5321; // "VELETAS!"
-    let mut i = 0;
-    while i < KEY_COUNT {
-        let (next, key) = splitmix64(state);
-        state = next;
-        keys[i] = key;
-        i += 1;
-    }
-    keys
-};
+static KEYS: [u64; KEY_COUNT] = splitmix_table(0x5645_4c45_5441_5321); // "VELETAS!"
 
 /// The key of `piece` standing on `square`.
 #[inline]
