@@ -3,7 +3,8 @@ room, and which import each other in circles.
 
 An ``ast`` walk over ``python/veletas``, with no import of the package, so
 that it reads the tree as it is written. ``python tests/house.py`` prints
-both counts.
+both counts (of another tree with its
+``python/veletas`` folder as argument).
 
 A module is *generic* unless it is in a game's room
 (``veletas/games/<name>/``), is one of the public faces (:data:`FACES`) or is
@@ -52,9 +53,10 @@ class Reach:
 
 
 def modules() -> dict[str, Path]:
-    """Every module of the package, by dotted name."""
+    """Every module of the package, by dotted name (a compiled one by its stub)."""
     found: dict[str, Path] = {}
-    for path in sorted(PACKAGE.rglob("*.py")):
+    stubs = [p for p in PACKAGE.rglob("*.pyi") if not p.with_suffix(".py").exists()]
+    for path in sorted([*PACKAGE.rglob("*.py"), *stubs]):
         parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
         if parts[-1] == "__init__":
             parts.pop()
@@ -82,12 +84,18 @@ def is_generic(name: str, games: frozenset[str]) -> bool:
     return not (in_room(name, games) or name in FACES or name == REGISTRY)
 
 
-def imports(name: str, tree: ast.Module, known: dict[str, Path]) -> Iterator[tuple[int, str]]:
+def imports(
+    name: str, tree: ast.Module, known: dict[str, Path], *, typing: bool = True
+) -> Iterator[tuple[int, str]]:
     """Every module of the package that ``name`` imports, at any depth, with
     the line. ``from package import x`` imports the submodule ``x`` where
-    there is one, else the package itself."""
+    there is one, else the package itself. With ``typing=False``, the
+    imports under ``if TYPE_CHECKING:`` are left out: they never run."""
     here = name if is_package(name, known) else name.rpartition(".")[0]
+    unrun = set() if typing else _type_checking_only(tree)
     for node in ast.walk(tree):
+        if id(node) in unrun:
+            continue
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name in known:
@@ -104,6 +112,17 @@ def imports(name: str, tree: ast.Module, known: dict[str, Path]) -> Iterator[tup
             for alias in node.names:
                 sub = f"{source}.{alias.name}"
                 yield node.lineno, sub if sub in known else source
+
+
+def _type_checking_only(tree: ast.Module) -> set[int]:
+    """The ids of the nodes under ``if TYPE_CHECKING:``."""
+    found: set[int] = set()
+    for node in ast.walk(tree):
+        test = node.test if isinstance(node, ast.If) else None
+        if isinstance(node, ast.If) and isinstance(test, ast.Name) and test.id == "TYPE_CHECKING":
+            for statement in node.body:
+                found.update(id(inner) for inner in ast.walk(statement))
+    return found
 
 
 def docstrings(tree: ast.Module) -> set[int]:
@@ -124,9 +143,9 @@ def defaults(tree: ast.Module) -> set[int]:
             for value in [*node.args.defaults, *node.args.kw_defaults]:
                 if value is not None:
                     found.add(id(value))
-        elif isinstance(node, ast.AnnAssign) and node.value is not None:
-            found.add(id(node.value))
-        elif isinstance(node, ast.keyword) and node.arg == "default":
+        elif (isinstance(node, ast.AnnAssign) and node.value is not None) or (
+            isinstance(node, ast.keyword) and node.arg == "default"
+        ):
             found.add(id(node.value))
     return found
 
@@ -160,7 +179,11 @@ def _reaches(name: str, tree: ast.Module, known: dict[str, Path]) -> Iterator[Re
         if isinstance(node, ast.Compare):
             operands = [node.left, *node.comparators]
             for operand in operands:
-                elements = operand.elts if isinstance(operand, (ast.Tuple, ast.List, ast.Set)) else [operand]
+                elements = (
+                    operand.elts
+                    if isinstance(operand, (ast.Tuple, ast.List, ast.Set))
+                    else [operand]
+                )
                 named = [e.value for e in elements if names_a_game(e)]  # type: ignore[attr-defined]
                 if named:
                     yield Reach(name, node.lineno, "compares with", ", ".join(named))
@@ -181,7 +204,7 @@ def _reaches(name: str, tree: ast.Module, known: dict[str, Path]) -> Iterator[Re
             isinstance(node, ast.Constant)
             and isinstance(node.value, str)
             and id(node) not in skip
-            and (in_room(node.value, games) or node.value.rstrip(".") == REGISTRY + "." )
+            and (in_room(node.value, games) or node.value.rstrip(".") == REGISTRY + ".")
         ):
             yield Reach(name, node.lineno, "names the module", node.value)
 
@@ -200,18 +223,23 @@ def all_reaches() -> list[Reach]:
     games = game_names(known)
     found: list[Reach] = []
     for name, path in known.items():
-        if is_generic(name, games):
+        if is_generic(name, games) and path.suffix == ".py":  # a stub is the bindings'
             found.extend(reaches(name, ast.parse(path.read_text(), str(path)), known))
     return found
 
 
 def import_graph() -> dict[str, set[str]]:
-    """Each module of the package and the modules it imports, at any depth."""
+    """Each module of the package and the modules it imports when it runs, at
+    any depth (a deferred import too; not the imports for type checkers only)."""
     known = modules()
     graph: dict[str, set[str]] = {}
     for name, path in known.items():
+        if path.suffix == ".pyi":  # a compiled module: what its stub imports is typing only
+            graph[name] = set()
+            continue
         tree = ast.parse(path.read_text(), str(path))
-        graph[name] = {target for _, target in imports(name, tree, known) if target != name}
+        found = imports(name, tree, known, typing=False)
+        graph[name] = {target for _, target in found if target != name}
     return graph
 
 
@@ -259,6 +287,8 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 1:  # another tree: python tests/house.py OTHER/python/veletas
+        PACKAGE = Path(sys.argv[1]).resolve()
     found = all_reaches()
     for reach in found:
         print(reach)

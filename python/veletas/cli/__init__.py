@@ -39,9 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _version() -> str:
-    import veletas
+    from veletas._implementation import IMPLEMENTATION, version
 
-    return f"{veletas.__version__} ({veletas.IMPLEMENTATION} backend)"
+    return f"{version()} ({IMPLEMENTATION} backend)"
 
 
 BROKEN_PIPE = 141

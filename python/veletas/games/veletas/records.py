@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from veletas import games
 from veletas.errors import InvalidRecordError, VeletasError
 from veletas.games.veletas.types import SETUP_RULES, VARIANTS, Color, Rules
 
@@ -61,15 +62,23 @@ def _number(name: str, text: str) -> int:
 
 def new_board(rules: Rules, start: str | None) -> Any:
     """A board of ``rules`` at ``start`` (default: the start of the game)."""
-    import veletas
-
-    return veletas.Board(
-        start,
-        size=rules.size,
-        shooters=rules.shooters,
-        setup_rule=rules.setup_rule,
-        shooters_block=rules.shooters_block,
+    return (
+        games.get("veletas")
+        .api()
+        .Board(
+            start,
+            size=rules.size,
+            shooters=rules.shooters,
+            setup_rule=rules.setup_rule,
+            shooters_block=rules.shooters_block,
+        )
     )
+
+
+def board_rules(board: Any) -> Rules:
+    """The rules a record of ``board`` writes."""
+    rules: Rules = board.rules
+    return rules
 
 
 def required_tags(tags: dict[str, tuple[int, str]]) -> list[str]:
