@@ -31,8 +31,8 @@ def add_rules(
     ``defaults`` changes an option's default (``variant="small"``).
 
     An option's default on the command line is that of the first game that
-    has it (the default game first); a value other than that default is an
-    option given, refused for a game without it."""
+    has it (the default game first); an option given, even at that value,
+    is refused for a game without it."""
     group = parser.add_argument_group("game and rules")
     group.add_argument(
         "--game",
@@ -47,16 +47,35 @@ def add_rules(
         flag = owners[0][1].flag
         shown[name] = defaults.get(name, owners[0][1].default)
         described = "; ".join(f"{game.title}: {_help(option, defaults)}" for game, option in owners)
-        kwargs: dict[str, Any] = {"dest": name, "default": shown[name], "help": described}
+        kwargs: dict[str, Any] = {
+            "dest": name,
+            "default": shown[name],
+            "help": described,
+            "action": _Given,
+        }
         if all(option.switch for _, option in owners):
-            kwargs["action"] = "store_true"
+            kwargs["nargs"] = 0
         elif len(owners) == 1:  # one game's: argparse checks the value itself
             option = owners[0][1]
             kwargs["choices"] = list(option.choices) if option.choices else None
             if option.parse is not None:
                 kwargs["type"] = option.parse
         group.add_argument(flag, **kwargs)
-    parser.set_defaults(rule_defaults=defaults, rule_shown=shown)
+    parser.set_defaults(rule_defaults=defaults, rule_shown=shown, rules_given=())
+
+
+class _Given(argparse.Action):
+    """A rules option: its value (True for a switch), and that it was given."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        setattr(namespace, self.dest, True if self.nargs == 0 else values)
+        namespace.rules_given = (*namespace.rules_given, self.dest)
 
 
 def _help(option: RuleOption, defaults: dict[str, Any]) -> str:
@@ -80,8 +99,7 @@ def _rules_values(args: argparse.Namespace) -> tuple[dict[str, Any], set[str]]:
     """The option values of the parsed game, and the names of those given."""
     game = games.get(args.game)
     every = _all_options()
-    shown = getattr(args, "rule_shown", {})
-    given = [name for name in shown if getattr(args, name) != shown[name]]
+    given = list(dict.fromkeys(getattr(args, "rules_given", ())))
     owners = {name: [g.title for g, _ in found] for name, found in every.items()}
     refuse_foreign(game.name, game.title, given, owners, spell=lambda name: every[name][0][1].flag)
     defaults = getattr(args, "rule_defaults", {})
