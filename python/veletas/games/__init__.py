@@ -67,6 +67,8 @@ class OptionsRoom(Protocol):
     """The options of its rules, as the command line adds, reads and
     describes them and as a record's tags carry them (a
     :class:`veletas.rules_options.RuleOption` each)."""
+    QUICK: Mapping[str, Any]
+    """The options of a quick game (the smallest board), for examples and checks."""
     FEN_TELLS: frozenset[str]
     """The options a position string carries itself: left out of a board's
     keyword arguments when a position is given and the option is not."""

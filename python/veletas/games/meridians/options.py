@@ -10,7 +10,7 @@ from typing import Any
 from veletas.games.meridians.types import SIZES
 from veletas.rules_options import RuleOption
 
-__all__ = ["FEN_TELLS", "RULES", "board_kwargs", "engine_options"]
+__all__ = ["FEN_TELLS", "QUICK", "RULES", "board_kwargs", "engine_options"]
 
 RULES = (
     RuleOption("size", f"the board, {', '.join(SIZES)} (default 6-7)", default="6-7", tag="Size"),
@@ -23,6 +23,9 @@ RULES = (
     ),
 )
 """Meridians's rules options."""
+
+QUICK = {"size": "5-6"}
+"""The rules of a quick game (the smallest board), for examples and checks."""
 
 FEN_TELLS = frozenset({"size"})
 """A Meridians position string tells its board's size."""

@@ -12,7 +12,7 @@ from veletas.errors import InvalidRulesError
 from veletas.games.veletas.types import SETUP_RULES, VARIANTS
 from veletas.rules_options import RuleOption
 
-__all__ = ["FEN_TELLS", "RULES", "board_kwargs", "engine_options"]
+__all__ = ["FEN_TELLS", "QUICK", "RULES", "board_kwargs", "engine_options"]
 
 
 def _size(text: str) -> int:
@@ -50,6 +50,9 @@ RULES = (
     ),
 )
 """Veletas's rules options."""
+
+QUICK = {"variant": "small"}
+"""The rules of a quick game (the smallest board), for examples and checks."""
 
 FEN_TELLS: frozenset[str] = frozenset()
 """A Veletas position string reads under the options given: it tells none."""
