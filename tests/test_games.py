@@ -49,8 +49,8 @@ def test_the_room_provides_every_member_of_the_contract(game: games.Game) -> Non
 
 
 def test_the_room_names_its_game(game: games.Game) -> None:
-    assert game.playouts.GAME == game.name
-    assert game.records.GAME == game.title
+    assert game.name == game.playouts.GAME
+    assert game.title == game.records.GAME
     assert games.by_title(game.title) is game
     assert games.game_of(game.api().Board()) is game
     assert games.game_of(game.reference().Board()) is game
@@ -83,14 +83,16 @@ def test_a_room_lacking_a_member_is_found_wanting(monkeypatch: pytest.MonkeyPatc
 
 def test_playouts_replay_and_summarise(game: games.Game) -> None:
     played = quick_games(game)
-    assert len(played) == 12 and played.game == game.name
+    assert len(played) == 12
+    assert played.game == game.name
     assert set(played.columns) == set(game.playouts.COLUMNS)
     for i in range(len(played)):
         board = played.board(i)
         assert board.is_game_over()
         assert board.winner == played.winner[i].item()
     summary = played.summary()
-    assert summary["games"] == 12 and summary["game"] == game.name
+    assert summary["games"] == 12
+    assert summary["game"] == game.name
     again = game.playouts.reference_playouts(12, seed=5, record=True, **game.options.QUICK)
     np.testing.assert_array_equal(again.winner, played.winner)
     np.testing.assert_array_equal(again.plies, played.plies)
@@ -102,10 +104,12 @@ def test_playouts_round_trip_through_parquet(game: games.Game, tmp_path: Path) -
     path = tmp_path / "games.parquet"
     played.to_parquet(path)
     back = veletas.read_playouts(path)
-    assert back.game == played.game and back.rules == played.rules
+    assert back.game == played.game
+    assert back.rules == played.rules
     for name in ("winner", "swapped", "plies", *played.columns):
         np.testing.assert_array_equal(getattr(back, name), getattr(played, name))
-    assert back.moves is not None and played.moves is not None
+    assert back.moves is not None
+    assert played.moves is not None
     assert back.moves.tolist() == played.moves.tolist()
 
 
@@ -127,9 +131,11 @@ def test_records_round_trip(game: games.Game) -> None:
 def test_drawing(game: games.Game) -> None:
     board = quick_games(game, 1).board(0)
     picture = veletas.svg.board(board)
-    assert picture.startswith("<svg") and picture == game.draw(board)
+    assert picture.startswith("<svg")
+    assert picture == game.draw(board)
     flipped = veletas.svg.board(board, flipped=True, lastmove=board.peek())
-    assert flipped.startswith("<svg") and flipped != picture
+    assert flipped.startswith("<svg")
+    assert flipped != picture
 
 
 def test_report(game: games.Game, tmp_path: Path) -> None:
@@ -164,7 +170,8 @@ def test_terminal(game: games.Game, capsys: pytest.CaptureFixture[str]) -> None:
         board.push(move)
         assert draw.describe(board, move)
         assert draw.board_text(board, color=True, lastmove=move)
-    assert draw.status_text(board, {}) and game.terminal.score_text(board)
+    assert draw.status_text(board, {})
+    assert game.terminal.score_text(board)
     assert main(["show", board.fen(), "--game", game.name, "--no-color"]) == 0
     assert board.fen() not in capsys.readouterr().err
 
@@ -230,11 +237,12 @@ def test_pettingzoo(game: games.Game) -> None:
 def test_vector_env(game: games.Game) -> None:
     env = veletas.VectorEnv(3, game=game.name, seed=4, **game.options.QUICK)  # type: ignore[arg-type]
     assert isinstance(env, veletas.VectorEnv)
-    obs, mask, player = env.reset()
-    assert obs.shape == (3, *env.observation_shape) and mask.shape == (3, env.num_actions)
+    obs, mask, _ = env.reset()
+    assert obs.shape == (3, *env.observation_shape)
+    assert mask.shape == (3, env.num_actions)
     finished = 0
     for _ in range(2_000):
-        obs, mask, rewards, terminated, player = env.step(env.random_actions())
+        _, _, _, terminated, _ = env.step(env.random_actions())
         finished += int(terminated.sum())
         if finished >= 3:
             break
