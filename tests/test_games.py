@@ -71,6 +71,16 @@ def test_the_contracts_members_are_documented_once() -> None:
         assert games.members(protocol), protocol
 
 
+def test_adding_a_third_game_lists_exactly_the_contracts_members() -> None:
+    page = (Path(__file__).parent.parent / "docs" / "architecture.md").read_text()
+    steps = page.split("## Adding a third game", 1)[1]
+    for module, protocol in games.PROTOCOLS.items():
+        item = re.search(rf"- `{module}\.py` \(`{protocol.__name__}`\): (.*?);?\n   -", steps, re.S)
+        assert item is not None, module
+        listed = re.findall(r"`(\w+)`", item.group(1))
+        assert sorted(listed) == games.members(protocol), module
+
+
 def test_a_room_lacking_a_member_is_found_wanting(monkeypatch: pytest.MonkeyPatch) -> None:
     game = games.get(games.DEFAULT)
     monkeypatch.delattr(game.match, "seat_to_act")

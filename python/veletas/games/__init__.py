@@ -250,6 +250,8 @@ class DrawingRoom(Protocol):
 class EncodingRoom(Protocol):
     """``veletas.games.<name>.encoding``: the game for learning."""
 
+    DecisionState: Any
+    """The class of its decision states (the engine selected)."""
     OBSERVATION_PLANES: tuple[str, ...]
     """The planes of an observation, by name."""
     OPENSPIEL_PARAMETERS: Mapping[str, Any]
