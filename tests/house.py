@@ -15,8 +15,9 @@ a room* when it
   one under ``TYPE_CHECKING`` counts too),
 - compares a value with a game's name (``== "meridians"``, ``in ("veletas",
   ...)``),
-- keys a table by game names or lists them (``{"veletas": ...}``,
-  ``choices=("veletas", "meridians")``), or
+- keys a table by game names, looks one up by name, or lists them
+  (``{"veletas": ...}``, ``table["veletas"]``, ``choices=("veletas",
+  "meridians")``), or
 - builds a module path into a room (``f"veletas.games.{name}.playouts"``,
   ``"veletas.games.veletas.svg"``).
 
@@ -134,6 +135,24 @@ def docstrings(tree: ast.Module) -> set[int]:
     }
 
 
+def annotations(tree: ast.Module) -> set[int]:
+    """The ids of the nodes of type annotations (``Literal["veletas"]``):
+    hints to type checkers, not lookups."""
+    found: set[int] = set()
+    for node in ast.walk(tree):
+        hints: list[ast.AST | None] = []
+        if isinstance(node, ast.arg):
+            hints.append(node.annotation)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            hints.append(node.returns)
+        elif isinstance(node, ast.AnnAssign):
+            hints.append(node.annotation)
+        for hint in hints:
+            if hint is not None:
+                found.update(id(inner) for inner in ast.walk(hint))
+    return found
+
+
 def defaults(tree: ast.Module) -> set[int]:
     """The ids of the constants that are default values of arguments or of
     dataclass fields."""
@@ -165,7 +184,7 @@ def _reaches(name: str, tree: ast.Module, known: dict[str, Path]) -> Iterator[Re
     for line, target in imports(name, tree, known):
         if in_room(target, games) or target in FACES:
             yield Reach(name, line, "imports", target)
-    skip = docstrings(tree) | defaults(tree)
+    skip = docstrings(tree) | defaults(tree) | annotations(tree)
 
     def names_a_game(node: ast.AST) -> bool:
         return (
@@ -188,6 +207,8 @@ def _reaches(name: str, tree: ast.Module, known: dict[str, Path]) -> Iterator[Re
                 if named:
                     yield Reach(name, node.lineno, "compares with", ", ".join(named))
                     break
+        elif isinstance(node, ast.Subscript) and id(node) not in skip and names_a_game(node.slice):
+            yield Reach(name, node.lineno, "looks up by", node.slice.value)  # type: ignore[attr-defined]
         elif isinstance(node, ast.Dict):
             named = [key.value for key in node.keys if key is not None and names_a_game(key)]  # type: ignore[union-attr]
             if named:

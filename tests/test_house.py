@@ -57,6 +57,7 @@ import veletas
 from veletas.games.meridians import types
 if game == "meridians": pass
 ENGINES = {"veletas": 1}
+ENGINE = ENGINES["meridians"]
 CHOICES = ("veletas", "meridians")
 path = f"veletas.games.{name}.playouts"
 def f(game: str = "veletas") -> None:
@@ -64,7 +65,15 @@ def f(game: str = "veletas") -> None:
 '''
     kinds = [r.kind for r in house.reaches("veletas.example", ast.parse(source), known)]
     assert sorted(kinds) == sorted(
-        ["imports", "imports", "compares with", "keys a table by", "lists", "builds a module path"]
+        [
+            "imports",
+            "imports",
+            "compares with",
+            "keys a table by",
+            "looks up by",
+            "lists",
+            "builds a module path",
+        ]
     )
 
 

@@ -194,7 +194,7 @@ def from_arrow(table: Any) -> Playouts:
 
 
 def _playouts_of(table: Any, meta: Mapping[str, Any]) -> Playouts:
-    game_name = str(meta.get("game", "veletas"))
+    game_name = str(meta.get("game", _games.DEFAULT))
     names = list(meta["columns"])
     missing = [name for name in [_GAME_COLUMN, *names] if name not in table.column_names]
     if missing:
@@ -706,7 +706,7 @@ class DatasetWriter:
             seed=meta["seed"],
             first_game=meta["first_game"],
             backend=meta["backend"],
-            game=meta.get("game", "veletas"),
+            game=meta.get("game", _games.DEFAULT),
         )
 
     # -- writing
@@ -852,10 +852,8 @@ def _job_dict(job: PlayoutJob) -> dict[str, Any]:
 
 
 def _game_of(games: Playouts) -> str:
-    from veletas import games as registry
-
     name = getattr(games, "game", None)
-    return str(name) if isinstance(name, str) else registry.get("veletas").name
+    return str(name) if isinstance(name, str) else _games.DEFAULT
 
 
 def _rules_dict(rules: Any) -> dict[str, Any]:
@@ -865,7 +863,7 @@ def _rules_dict(rules: Any) -> dict[str, Any]:
 
 
 def _rules_of(meta: Mapping[str, Any]) -> Any:
-    return game_playouts(meta.get("game", "veletas")).Rules(**meta["rules"])
+    return game_playouts(meta.get("game", _games.DEFAULT)).Rules(**meta["rules"])
 
 
 def _version() -> str:

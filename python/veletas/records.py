@@ -193,7 +193,7 @@ class GameRecord:
     @property
     def game(self) -> str:
         """The game: the ``[Game]`` tag, ``"Veletas"`` when there is none."""
-        return self.tags.get("Game", "Veletas")
+        return self.tags.get("Game", _DEFAULT_TITLE)
 
     @classmethod
     def from_moves(

@@ -12,6 +12,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from veletas._implementation import IMPLEMENTATION, version
 from veletas.errors import VeletasError
 
 __all__ = ["main"]
@@ -39,8 +40,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _version() -> str:
-    from veletas._implementation import IMPLEMENTATION, version
-
     return f"{version()} ({IMPLEMENTATION} backend)"
 
 
