@@ -16,9 +16,7 @@ search are native only.
 
 from __future__ import annotations
 
-import os
-from types import ModuleType
-
+from veletas._implementation import IMPLEMENTATION, native, version
 from veletas.errors import (
     IllegalMoveError,
     InvalidFenError,
@@ -29,34 +27,16 @@ from veletas.errors import (
     VeletasError,
 )
 from veletas.games.veletas import types as _types
+from veletas.games.veletas.playouts import playouts
 from veletas.games.veletas.types import *  # noqa: F403  (Color, Rules, squares A1 .. J10, ...)
 from veletas.match import MatchResult, RoundRobin, match, round_robin
-from veletas.playouts import Playouts, playouts
+from veletas.playouts import Playouts
 
-_native: ModuleType | None
-try:
-    from veletas import _veletas as _native
-except ImportError:  # no compiled extension: the reference serves
-    _native = None
+_native = native
 
-
-def _installed_version() -> str:
-    """The version in the package metadata, for a tree without the extension."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("veletas")
-    except PackageNotFoundError:
-        return "unknown"
-
-
-__version__: str = _native.__version__ if _native is not None else _installed_version()
+__version__: str = version()
 """The version of veletas: the compiled extension's where it is built,
 else the installed package's."""
-
-IMPLEMENTATION = os.environ.get("VELETAS_IMPLEMENTATION", "rust" if _native else "python")
-"""The backend in use: ``"rust"`` (the default) or ``"python"`` (the default
-where the extension is not built)."""
 
 if IMPLEMENTATION == "rust":
     if _native is None:
@@ -71,7 +51,6 @@ elif IMPLEMENTATION == "python":
         Board,
         DecisionState,
         Move,
-        playouts,
     )
 else:
     raise ImportError(

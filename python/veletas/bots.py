@@ -132,46 +132,39 @@ class _Position:
     game: str
     fen: str
     options: tuple[Any, ...]
-    """Veletas: the setup rule and whether shooters block; Meridians: the pie option."""
+    """The rule options the game's engines take (its room's ``engine_options``)."""
     swapped: bool
 
 
 def _position(board: Any) -> _Position:
     """The position of a board of any game; refuses a finished game."""
     try:
-        game = games.game_of(board).name
+        game = games.game_of(board)
     except TypeError:
         raise TypeError(f"expected a veletas Board, not {type(board).__name__}") from None
     fen = board.fen()
     if board.is_game_over():
         raise ValueError(f"the game is over in {fen!r}: there is no move to choose")
-    if game == "veletas":
-        options: tuple[Any, ...] = (board.rules.setup_rule, board.rules.shooters_block)
-    else:
-        options = (board.pie,)
+    options = game.options.engine_options(board)
     swapped = any(move.is_swap for move in board.move_stack)
-    return _Position(game, fen, options, swapped)
+    return _Position(game.name, fen, options, swapped)
 
 
 def _move(board: Any, text: str | None) -> Any:
     if text is None:  # _position() refused finished games already
         raise ValueError(f"no legal move in {board.fen()!r}")
-    api = games.game_of(board).api()
-    move_type = api.reference.Move if isinstance(board, api.reference.Board) else _native_move(api)
+    game = games.game_of(board)
+    reference = game.reference()
+    move_type = reference.Move if isinstance(board, reference.Board) else game.bots.move_type()
     return move_type.parse(text)
-
-
-def _native_move(api: Any) -> Any:
-    """The native ``Move`` of a game's API package."""
-    return _veletas.Move if api.__name__ == "veletas" else _veletas.MeridiansMove
 
 
 class _OnePlyBot:
     """A bot whose native engine picks the move from one stream draw per move:
     game ``seed``'s stream, advanced by the moves this bot has chosen."""
 
-    _engines: ClassVar[dict[str, Callable[..., str | None]]]
-    """The native engine of each game."""
+    _engine: ClassVar[str]
+    """The member of a game's :class:`veletas.games.BotsRoom` that chooses."""
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = _check_seed(seed)
@@ -183,7 +176,9 @@ class _OnePlyBot:
         :raises ValueError: if the game is over.
         """
         position = _position(board)
-        engine = type(self)._engines[position.game]
+        engine: Callable[..., str | None] = getattr(
+            games.get(position.game).bots, type(self)._engine
+        )
         text = engine(position.fen, *position.options, self.seed, self._moves)
         self._moves += 1
         return _move(board, text)
@@ -201,10 +196,7 @@ class RandomBot(_OnePlyBot):
     True
     """
 
-    _engines: ClassVar[dict[str, Callable[..., str | None]]] = {
-        "veletas": _veletas.random_move,
-        "meridians": _veletas.meridians_random_move,
-    }
+    _engine: ClassVar[str] = "random_move"
 
 
 class GreedyBot(_OnePlyBot):
@@ -221,10 +213,7 @@ class GreedyBot(_OnePlyBot):
     <Color.BLACK: 0>
     """
 
-    _engines: ClassVar[dict[str, Callable[..., str | None]]] = {
-        "veletas": _veletas.greedy_move,
-        "meridians": _veletas.meridians_greedy_move,
-    }
+    _engine: ClassVar[str] = "greedy_move"
 
 
 class MctsBot:
@@ -352,7 +341,7 @@ class MctsBot:
         """The native search of ``game``, made when first needed."""
         player = self._players.get(game)
         if player is None:
-            native = _veletas.MctsPlayer if game == "veletas" else _veletas.MeridiansMctsPlayer
+            native = games.get(game).bots.mcts_player
             player = self._players[game] = native(**self._kwargs)
         return player
 

@@ -42,20 +42,32 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from veletas import games as _games
 from veletas.errors import DatasetError
-from veletas.games.veletas.playouts import decode_moves, encode_moves
-from veletas.playouts import PlayoutJob, Playouts, game_playouts
 
 if TYPE_CHECKING:
+    from veletas.playouts import PlayoutJob, Playouts
     from veletas.records import GameRecord
+
+
+def game_playouts(game: str) -> _games.PlayoutsRoom:
+    """The playouts of ``game``'s room: its move codes and its ``Playouts``."""
+    return _games.get(game).playouts
+
+
+def __getattr__(name: str) -> Any:
+    # decode_moves and encode_moves, as this module has always given them:
+    # the default game's.
+    if name in ("decode_moves", "encode_moves"):
+        return getattr(game_playouts(_games.DEFAULT), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "FORMAT",
     "METADATA_KEY",
     "ROW_GROUP_GAMES",
     "DatasetWriter",
-    "decode_moves",
-    "encode_moves",
     "from_arrow",
     "iter_playouts",
     "read_metadata",
@@ -182,7 +194,7 @@ def from_arrow(table: Any) -> Playouts:
 
 
 def _playouts_of(table: Any, meta: Mapping[str, Any]) -> Playouts:
-    game_name = str(meta.get("game", "veletas"))
+    game_name = str(meta.get("game", _games.DEFAULT))
     names = list(meta["columns"])
     missing = [name for name in [_GAME_COLUMN, *names] if name not in table.column_names]
     if missing:
@@ -203,7 +215,7 @@ def _playouts_of(table: Any, meta: Mapping[str, Any]) -> Playouts:
         decoded = game_playouts(game_name).decode_moves(codes)
         arrays["moves"] = decoded.view(np.int8).reshape(-1, 4) if decoded.dtype.fields else decoded
         arrays["offsets"] = offsets - offsets[0]
-    return Playouts(
+    return game_playouts(game_name).Playouts(
         arrays,
         start=meta["start"],
         rules=_rules_of(meta),
@@ -372,7 +384,7 @@ def _records_to_playouts(games: Iterable[tuple[GameRecord, Any]]) -> Playouts:
     if head is None:
         raise DatasetError("no game records to read")
     board = head.board(0)
-    first_player = records_module._room(head.game).PLAYERS[0]
+    first_player = records_module.room_of(head.game).PLAYERS[0]
     policy = head.tags.get(first_player, "")
     policy = policy.removesuffix(" playout") if policy.endswith(" playout") else "records"
     decoded = spec.decode_moves(np.frombuffer(codes, np.int64))
@@ -384,7 +396,7 @@ def _records_to_playouts(games: Iterable[tuple[GameRecord, Any]]) -> Playouts:
         "moves": decoded.view(np.int8).reshape(-1, 4) if decoded.dtype.fields else decoded,
         "offsets": np.array(offsets, np.int64),
     }
-    return Playouts(
+    return game_playouts(_game_name(head)).Playouts(
         arrays,
         start=board.fen(),
         rules=head.rules,
@@ -403,7 +415,7 @@ def _game_name(record: GameRecord) -> str:
 
 def without_moves(games: Playouts) -> Playouts:
     """``games`` without their moves: the per-game columns alone."""
-    return Playouts(
+    return type(games)(
         dict(games.dataset_columns()),
         start=games.start,
         rules=games.rules,
@@ -544,6 +556,8 @@ class DatasetWriter:
             require_pyarrow()
         self.parts = Path(os.fspath(self.path) + PARTS_SUFFIX)
         self.n_games = n_games
+        self._playouts = game_playouts(job.game).Playouts
+        self._job_type = type(job)
         self.run = {
             "format": FORMAT,
             "games": n_games,
@@ -676,15 +690,15 @@ class DatasetWriter:
                 parts = list(iter_playouts(self.path, moves=False))
         else:
             parts = [self._read_part_columns(entry) for _, _, entry in self._ranges]
-        return Playouts.concatenate(parts) if parts else None
+        return self._playouts.concatenate(parts) if parts else None
 
     def _read_part_columns(self, entry: Path) -> Playouts:
         if self.parquet:
-            return Playouts.concatenate(list(iter_playouts(entry, moves=False)))
+            return self._playouts.concatenate(list(iter_playouts(entry, moves=False)))
         with np.load(entry.with_suffix(".npz")) as data:
             meta = json.loads(str(data["meta"]))
             arrays = {name: data[name] for name in meta["columns"]}
-        return Playouts(
+        return self._playouts(
             arrays,
             start=meta["start"],
             rules=_rules_of(meta),
@@ -692,7 +706,7 @@ class DatasetWriter:
             seed=meta["seed"],
             first_game=meta["first_game"],
             backend=meta["backend"],
-            game=meta.get("game", "veletas"),
+            game=meta.get("game", _games.DEFAULT),
         )
 
     # -- writing
@@ -710,7 +724,7 @@ class DatasetWriter:
         """Write the games taken so far as a part (a stopped run keeps them)."""
         if not self._buffered:
             return
-        games = Playouts.concatenate(self._buffer)
+        games = self._playouts.concatenate(self._buffer)
         self._buffer, self._buffered = [], 0
         first = games.first_game
         if first != self.done:
@@ -795,7 +809,7 @@ class DatasetWriter:
         """The job of the run, from its manifest (one thread: it plays nothing)."""
         fields = dict(self.run["job"])  # type: ignore[call-overload]
         fields["rules"] = _rules_of(fields)
-        return PlayoutJob(**fields, threads=1)
+        return self._job_type(**fields, threads=1)
 
     def _merge_records(self, temporary: Path, progress: Callable[[int], object] | None) -> None:
         with open(temporary, "w", encoding="utf-8") as out:
@@ -838,10 +852,8 @@ def _job_dict(job: PlayoutJob) -> dict[str, Any]:
 
 
 def _game_of(games: Playouts) -> str:
-    from veletas import games as registry
-
     name = getattr(games, "game", None)
-    return str(name) if isinstance(name, str) else registry.get("veletas").name
+    return str(name) if isinstance(name, str) else _games.DEFAULT
 
 
 def _rules_dict(rules: Any) -> dict[str, Any]:
@@ -851,7 +863,7 @@ def _rules_dict(rules: Any) -> dict[str, Any]:
 
 
 def _rules_of(meta: Mapping[str, Any]) -> Any:
-    return game_playouts(meta.get("game", "veletas")).Rules(**meta["rules"])
+    return game_playouts(meta.get("game", _games.DEFAULT)).Rules(**meta["rules"])
 
 
 def _version() -> str:

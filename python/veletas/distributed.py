@@ -31,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import importlib
+import inspect
 import math
 import os
 import socket
@@ -41,9 +42,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from veletas import games as registry
 from veletas._checks import count, integer
-from veletas.errors import InvalidRulesError
 from veletas.playouts import PlayoutJob, Playouts
+from veletas.rules_options import refuse_foreign
 
 __all__ = [
     "CHUNKS_PER_CPU",
@@ -159,36 +161,25 @@ def playouts(
     """
     n_games = count(n_games)
     common = {"start": start, "seed": seed, "threads": threads, "record": record}
-    if game == "meridians":
-        others = {
-            "variant": variant != "standard",
-            "shooters": shooters is not None,
-            "setup_rule": setup_rule != "perimeter",
-            "shooters_block": shooters_block,
-        }
-        given = [name for name, changed in others.items() if changed]
-        if given:
-            raise InvalidRulesError(f"{', '.join(given)}: Veletas options, not for Meridians")
-        job = PlayoutJob.make(
-            game=game,
-            size="6-7" if size is None else size,
-            pie=pie,
-            policy=policy or "uniform",
-            **common,
-        )
-    else:
-        if pie:
-            raise InvalidRulesError("pie is a Meridians option: Veletas always has the pie rule")
-        job = PlayoutJob.make(
-            game=game,
-            variant=variant,
-            size=size,
-            shooters=shooters,
-            setup_rule=setup_rule,
-            shooters_block=shooters_block,
-            policy=policy or "micro",
-            **common,
-        )
+    rules = {
+        "variant": variant,
+        "size": size,
+        "shooters": shooters,
+        "setup_rule": setup_rule,
+        "shooters_block": shooters_block,
+        "pie": pie,
+    }
+    defaults = inspect.signature(playouts).parameters
+    given = {name: value for name, value in rules.items() if value != defaults[name].default}
+    played = registry.get(game)
+    owners: dict[str, list[str]] = {}
+    for known in registry.every():
+        for option in known.options.RULES:
+            owners.setdefault(option.name, []).append(known.title)
+    refuse_foreign(played.name, played.title, given, owners)
+    job = PlayoutJob.make(
+        game=game, **given, policy=policy or played.playouts.POLICIES[0], **common
+    )
     chunk_size = _check_chunk_size(chunk_size)
     max_retries = _check_max_retries(max_retries)
     _check_address(address)
@@ -543,9 +534,7 @@ def _enable_token_mode() -> None:
 
 def _package_dir() -> str:
     """The folder of this ``veletas`` package, with its compiled core."""
-    import veletas
-
-    return str(Path(veletas.__file__).parent)
+    return str(Path(__file__).resolve().parent)
 
 
 def _size_of_cluster(ray: Any) -> str:

@@ -82,7 +82,7 @@ def _game_type(name: str) -> pyspiel.GameType:
 GAME_TYPES: dict[str, pyspiel.GameType] = {name: _game_type(name) for name in games.GAMES}
 """The registered game types, by game name."""
 
-GAME_TYPE = GAME_TYPES["veletas"]
+GAME_TYPE = GAME_TYPES[games.DEFAULT]
 """The game type of Veletas, the default game."""
 
 
@@ -94,7 +94,7 @@ class OpenSpielGame(pyspiel.Game):
     :raises ValueError: for an unknown game.
     """
 
-    game_name: ClassVar[str] = "veletas"
+    game_name: ClassVar[str] = games.DEFAULT
     """The game of the class (each registered game has a subclass)."""
 
     def __init__(self, params: dict[str, Any] | None = None, *, game: str | None = None) -> None:
@@ -219,7 +219,7 @@ GAME_CLASSES: dict[str, type[OpenSpielGame]] = {
 """The game class of each game, by name: ``VeletasGame``, ..."""
 
 # The names of the classes when Veletas was the only game.
-VeletasGame = GAME_CLASSES["veletas"]
+VeletasGame = GAME_CLASSES[games.DEFAULT]
 VeletasState = OpenSpielState
 VeletasObserver = OpenSpielObserver
 

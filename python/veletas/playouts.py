@@ -22,44 +22,42 @@ defines the stream, the order of choices and the record format.
 
 from __future__ import annotations
 
-import importlib
+import functools
 import math
 import operator
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
-from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from veletas._checks import count, integer
-from veletas.games.veletas.playouts import (
-    KIND_SHOOTER,
-    KIND_STONE,
-    KIND_SWAP,
-    MOVE_DTYPE,
-    POLICIES,
-)
-from veletas.games.veletas.types import Color
+from veletas import datasets
+from veletas import games as _games
+from veletas._checks import integer
 
 if TYPE_CHECKING:
     from veletas.records import GameRecord
 
 __all__ = [
-    "KIND_SHOOTER",
-    "KIND_STONE",
-    "KIND_SWAP",
-    "MOVE_DTYPE",
-    "POLICIES",
     "Estimate",
     "PlayoutJob",
     "Playouts",
     "check_run",
     "game_playouts",
-    "playouts",
     "wilson",
 ]
+
+_DEFAULT_GAME_NAMES = ("KIND_SHOOTER", "KIND_STONE", "KIND_SWAP", "MOVE_DTYPE", "POLICIES")
+"""Names this module has always given: the default game's (its room's
+``playouts``), with its ``playouts`` function."""
+
+
+def __getattr__(name: str) -> Any:
+    if name in _DEFAULT_GAME_NAMES or name == "playouts":
+        return getattr(_games.get(_games.DEFAULT).playouts, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 _BACKENDS = ("rust", "python")
 _LAST_GAME = 2**64
@@ -100,16 +98,13 @@ def wilson(successes: float, trials: int) -> Estimate:
     return Estimate(p, low, high)
 
 
-def game_playouts(game: str) -> ModuleType:
-    """The playout module of ``game`` (``veletas.games.<game>.playouts``): its
-    job's arguments, columns, record format and summary.
+def game_playouts(game: str) -> _games.PlayoutsRoom:
+    """The playouts of ``game``'s room (:class:`veletas.games.PlayoutsRoom`):
+    its job's arguments, columns, record format and summary.
 
     :raises ValueError: for an unknown game.
     """
-    from veletas import games
-
-    games.get(game)  # refuses an unknown name
-    return importlib.import_module(f"veletas.games.{game}.playouts")
+    return _games.get(game).playouts
 
 
 class Playouts:
@@ -203,12 +198,17 @@ class Playouts:
         self.backend = backend
         self.game = game
 
-    def __getattr__(self, name: str) -> np.ndarray:
-        # The game's own columns (`claims`, `stones`) read as attributes.
+    def __getattr__(self, name: str) -> Any:
+        # The game's own columns (`claims`, `stones`) read as attributes, and
+        # its own summaries (`claim_counts()`) as methods.
         columns = self.__dict__.get("columns", {})
         if name in columns:
-            column: np.ndarray = columns[name]
-            return column
+            return columns[name]
+        game = self.__dict__.get("game")
+        if game is not None and not name.startswith("_"):
+            method = game_playouts(game).SUMMARY_METHODS.get(name)
+            if method is not None:
+                return functools.partial(method, self)
         raise AttributeError(
             f"{type(self).__name__} of {self.__dict__.get('game')} has no {name!r}"
         )
@@ -220,7 +220,7 @@ class Playouts:
         self.__dict__.update(state)
 
     @property
-    def _spec(self) -> ModuleType:
+    def _spec(self) -> _games.PlayoutsRoom:
         return game_playouts(self.game)
 
     def __len__(self) -> int:
@@ -238,7 +238,7 @@ class Playouts:
     # ------------------------------------------------------------------
     # Summary
 
-    def win_rate(self, color: Color | int) -> Estimate:
+    def win_rate(self, color: int) -> Estimate:
         """The share of games that ``color`` (0 or 1) won, with its 95% interval.
 
         A game without a winner (stuck) counts as won by neither colour.
@@ -276,18 +276,6 @@ class Playouts:
             return {float(p): math.nan for p in q}
         values = np.quantile(self.plies, q)
         return {float(p): float(v) for p, v in zip(q, values, strict=True)}
-
-    def claim_counts(self) -> dict[tuple[int, int], int]:
-        """How many Veletas games ended with each final score ``(black,
-        white)``, by descending count.
-
-        :raises AttributeError: for games without claims (Meridians).
-        """
-        spec = self._spec
-        if not hasattr(spec, "claim_counts"):
-            raise AttributeError(f"{self.game} games have no claims")
-        counts: dict[tuple[int, int], int] = spec.claim_counts(self)
-        return counts
 
     def summary(self) -> dict[str, Any]:
         """The summary as plain data (what ``veletas playout --json`` prints)."""
@@ -353,8 +341,6 @@ class Playouts:
 
         :raises ModuleNotFoundError: without pyarrow (``pip install "veletas[data]"``).
         """
-        from veletas import datasets
-
         return datasets.to_arrow(self)
 
     def to_parquet(self, path: str | os.PathLike[str]) -> None:
@@ -363,8 +349,6 @@ class Playouts:
 
         :raises ModuleNotFoundError: without pyarrow (``pip install "veletas[data]"``).
         """
-        from veletas import datasets
-
         datasets.write_parquet(self, path)
 
     # ------------------------------------------------------------------
@@ -598,65 +582,3 @@ class PlayoutJob:
             backend=self.backend,
             game=self.game,
         )
-
-
-def playouts(
-    n_games: int,
-    *,
-    variant: str = "standard",
-    size: int | None = None,
-    shooters: int | None = None,
-    setup_rule: str = "perimeter",
-    shooters_block: bool = False,
-    start: Any = None,
-    seed: int = 0,
-    threads: int | None = None,
-    policy: str = "micro",
-    record: bool = False,
-) -> Playouts:
-    """Play ``n_games`` random games and return them as numpy arrays.
-
-    Without ``start``, every game begins at the start of ``variant`` (with
-    ``size`` and ``shooters`` overriding it, and the two rule options). With
-    ``start`` (a ``Board``, or a position string read under the given rule
-    options), every game begins from that position; the rule options must
-    then be left at their defaults or agree with it. A board's move stack
-    tells whether the pie swap was played; a position string has no history,
-    so its games count a swap only when they play one. A finished position
-    gives finished games at once, with its winner and no plies.
-
-    Game ``i`` uses the random stream of ``(seed, i)``, so the result is the
-    same for any ``threads`` (None: every core). ``policy="micro"`` is
-    uniform at every decision of the micro-decision encoding;
-    ``policy="uniform"`` is uniform over the legal moves of each position.
-    With ``record=True`` every game's moves are kept too (:attr:`Playouts.moves`).
-
-    The games are played in the native core with the GIL released.
-
-    >>> import veletas
-    >>> board = veletas.Board("7/2x4/7/1s5/7/o1s2s1/7 b play 3")
-    >>> games = veletas.playouts(50, start=board, policy="uniform")
-    >>> bool((games.claims.max(axis=1) >= 2).all())  # every game ends with a winner
-    True
-
-    :raises ValueError: for a negative ``n_games``, an unknown policy, a seed
-        outside 0 .. 2**64 - 1, or ``threads`` below 1.
-    :raises InvalidRulesError: for an unknown variant or bad rules, or rule
-        options that disagree with ``start``.
-    :raises InvalidFenError: for a ``start`` position string that is refused.
-    :raises TypeError: for arguments of the wrong type.
-    """
-    n_games = count(n_games)
-    job = PlayoutJob.make(
-        variant=variant,
-        size=size,
-        shooters=shooters,
-        setup_rule=setup_rule,
-        shooters_block=shooters_block,
-        start=start,
-        seed=seed,
-        threads=threads,
-        policy=policy,
-        record=record,
-    )
-    return job.run(0, n_games)

@@ -57,14 +57,13 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import datetime
-import importlib
 import io
 import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from types import ModuleType
 from typing import Any
 
+from veletas import games
 from veletas.errors import IllegalMoveError, InvalidMoveError, InvalidRecordError, VeletasError
 
 __all__ = [
@@ -83,8 +82,8 @@ __all__ = [
 RESULTS = ("1-0", "0-1", "*")
 """The results: Black won, White won, unfinished."""
 
-_GAMES = {"Veletas": "veletas", "Meridians": "meridians"}
-"""The values of the ``[Game]`` tag, and the games they name."""
+_DEFAULT_TITLE = games.get(games.DEFAULT).title
+"""The ``[Game]`` of a record without that tag."""
 
 _TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]$')
 _COMMENT = re.compile(r"\{[^}]*\}")
@@ -102,16 +101,26 @@ def result_of(winner: int | None) -> str:
     return {0: "1-0", 1: "0-1", None: "*"}[None if winner is None else int(winner)]
 
 
-def _room(game: str) -> ModuleType:
-    """The records module of a game's room, by the ``[Game]`` tag's value."""
-    return importlib.import_module(f"veletas.games.{_GAMES[game]}.records")
+def room_of(title: str) -> games.RecordsRoom:
+    """The records of the game whose ``[Game]`` tag is ``title``.
+
+    :raises KeyError: for no game of that title.
+    """
+    game = games.by_title(title)
+    if game is None:
+        raise KeyError(title)
+    return game.records
+
+
+_room = room_of
 
 
 def _game_of_rules(rules: Any) -> str:
     """The ``[Game]`` value of a game's ``Rules``."""
-    from veletas.games.meridians.types import Rules as MeridiansRules
-
-    return "Meridians" if isinstance(rules, MeridiansRules) else "Veletas"
+    for game in games.every():
+        if isinstance(rules, game.records.Rules):
+            return game.title
+    return _DEFAULT_TITLE
 
 
 def _tag(name: str, value: object) -> str:
@@ -184,7 +193,7 @@ class GameRecord:
     @property
     def game(self) -> str:
         """The game: the ``[Game]`` tag, ``"Veletas"`` when there is none."""
-        return self.tags.get("Game", "Veletas")
+        return self.tags.get("Game", _DEFAULT_TITLE)
 
     @classmethod
     def from_moves(
@@ -251,13 +260,10 @@ class GameRecord:
         :raises InvalidRecordError: for a result that is not one of
             :data:`RESULTS` or that contradicts a finished game.
         """
-        from veletas import games
-        from veletas.games.meridians.types import Rules as MeridiansRules
-
-        meridians = games.game_of(board).name == "meridians"
-        rules = MeridiansRules(board.size, board.pie) if meridians else board.rules
-        game = _game_of_rules(rules)
-        room = _room(game)
+        played = games.game_of(board)
+        room = played.records
+        rules = room.board_rules(board)
+        game = played.title
         moves = board.move_stack
         final = result_of(board.winner)
         if result is None:
@@ -270,7 +276,7 @@ class GameRecord:
             swapped = any(move.is_swap for move in moves)
         first, second = room.PLAYERS
         tags = {
-            **({"Game": game} if game != "Veletas" else {}),
+            **({"Game": game} if game != _DEFAULT_TITLE else {}),
             **room.rule_tags(rules),
             first: black,
             second: white,
@@ -526,9 +532,10 @@ def _read_tags(lines: Sequence[tuple[int, str]]) -> dict[str, tuple[int, str]]:
             raise _fail(number, f"tag {name!r} appears twice")
         tags[name] = (number, value)
     first = lines[0][0]
-    game_line, game = tags.get("Game", (first, "Veletas"))
-    if game not in _GAMES:
-        raise _fail(game_line, f"bad tag {_tag('Game', game)}: expected {' or '.join(_GAMES)}")
+    game_line, game = tags.get("Game", (first, _DEFAULT_TITLE))
+    if games.by_title(game) is None:
+        titles = " or ".join(known.title for known in games.every())
+        raise _fail(game_line, f"bad tag {_tag('Game', game)}: expected {titles}")
     for name in [*_room(game).required_tags(tags), "Result"]:
         if name not in tags:
             raise _fail(first, f"the record has no [{name}] tag")
@@ -536,7 +543,7 @@ def _read_tags(lines: Sequence[tuple[int, str]]) -> dict[str, tuple[int, str]]:
 
 
 def _read_moves(tags: dict[str, tuple[int, str]], block: _Block) -> tuple[GameRecord, Any]:
-    room = _room(tags.get("Game", (0, "Veletas"))[1])
+    room = _room(tags.get("Game", (0, _DEFAULT_TITLE))[1])
     rules = room.tag_rules(tags, _fail)
     result_line, result = tags["Result"]
     if result not in RESULTS:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import datetime
 import html
-import importlib
 import io
 import json
 import math
@@ -29,11 +28,12 @@ import os
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import numpy as np
 
+from veletas import datasets
+from veletas import games as registry
 from veletas.playouts import Estimate, Playouts, wilson
 
 __all__ = ["FIGURES", "SAMPLE_GAMES", "report", "require_matplotlib", "room"]
@@ -122,12 +122,12 @@ class Tally:
         }
 
 
-def room(game: str) -> ModuleType:
-    """The report room of ``game``: ``veletas.games.<game>.report``."""
-    from veletas import games
+def room(game: str) -> registry.ReportRoom:
+    """The report of ``game``'s room (:class:`veletas.games.ReportRoom`).
 
-    games.get(game)  # refuses an unknown name
-    return importlib.import_module(f"veletas.games.{game}.report")
+    :raises ValueError: for an unknown game.
+    """
+    return registry.get(game).report
 
 
 def join(parts: list[np.ndarray], dtype: Any, shape: tuple[int, ...] = ()) -> np.ndarray:
@@ -249,7 +249,7 @@ def _histogram(plies: np.ndarray) -> dict[str, list[int]]:
 # The figures
 
 
-def _figures(data: dict[str, Any], game_room: ModuleType, mpl: Any) -> dict[str, Any]:
+def _figures(data: dict[str, Any], game_room: registry.ReportRoom, mpl: Any) -> dict[str, Any]:
     figures = {
         "pie": _pie_figure(data, game_room, mpl),
         "plies": _plies_figure(data, mpl),
@@ -269,7 +269,7 @@ _STYLE = {
 }
 
 
-def _pie_figure(data: dict[str, Any], game_room: ModuleType, mpl: Any) -> Any:
+def _pie_figure(data: dict[str, Any], game_room: registry.ReportRoom, mpl: Any) -> Any:
     pie = data["pie"]
     first_colour, second_colour = game_room.COLORS
     rows = [
@@ -450,7 +450,6 @@ def _metadata(format_name: str) -> dict[str, Any]:
 def _batches(games: Playouts | str | os.PathLike[str]) -> tuple[Iterator[Playouts], int]:
     if isinstance(games, Playouts):
         return iter([games]), len(games)
-    from veletas import datasets
 
     if datasets._is_parquet(games):
         total = datasets.read_metadata(games)["games"]
@@ -475,7 +474,7 @@ figure { margin: .8rem 0; } figure svg { width: 100%; height: auto; }
 
 def _page(
     head: Playouts,
-    game_room: ModuleType,
+    game_room: registry.ReportRoom,
     data: dict[str, Any],
     svgs: dict[str, str],
     title: str | None,

@@ -12,6 +12,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from veletas._implementation import IMPLEMENTATION, version
 from veletas.errors import VeletasError
 
 __all__ = ["main"]
@@ -39,9 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _version() -> str:
-    import veletas
-
-    return f"{veletas.__version__} ({veletas.IMPLEMENTATION} backend)"
+    return f"{version()} ({IMPLEMENTATION} backend)"
 
 
 BROKEN_PIPE = 141

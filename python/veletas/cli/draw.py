@@ -4,18 +4,16 @@ room (``veletas.games.<game>.terminal``)."""
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
-from types import ModuleType
 from typing import Any, TextIO
 
 from veletas import games
 
 
-def terminal(board: Any) -> ModuleType:
-    """The terminal module of the game ``board`` plays."""
-    return importlib.import_module(f"veletas.games.{games.game_of(board).name}.terminal")
+def terminal(board: Any) -> games.TerminalRoom:
+    """The terminal of the game ``board`` plays."""
+    return games.game_of(board).terminal
 
 
 def use_color(stream: TextIO, no_color: bool = False) -> bool:

@@ -20,9 +20,6 @@ from veletas.match import KINDS, MCTS_OPTIONS, MatchResult, RoundRobin, match, r
 DEFAULT_GAMES = 100
 """The games of a match, or of each pair of a round robin."""
 
-RULES = ("variant", "size", "shooters", "setup_rule", "shooters_block", "pie")
-"""The rule options of :func:`options.add_rules`, by their argparse names."""
-
 PLAYERS = f"""\
 players:
   random                        a uniformly random legal move
@@ -116,11 +113,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="with --ray, the games of one Ray task (default: a quarter of the games "
         "per CPU, at most 16)",
     )
-    defaults = {name: parser.get_default(name) for name in RULES}
-    parser.set_defaults(handler=lambda args: run(args, defaults))
+    parser.set_defaults(handler=run)
 
 
-def run(args: argparse.Namespace, rule_defaults: dict[str, Any]) -> int:
+def run(args: argparse.Namespace) -> int:
     if args.round_robin and len(args.players) < 2:
         return _fail("--round-robin needs two players or more")
     if not args.round_robin and len(args.players) != 2:
@@ -137,8 +133,7 @@ def run(args: argparse.Namespace, rule_defaults: dict[str, Any]) -> int:
         if not hasattr(games.get(args.game).room("match"), "record"):
             return _fail(f"{args.game} games cannot be written as records yet")
     # The game's Board gets the rule options given; the others keep its defaults.
-    given = options.rules_kwargs(args)
-    rules = {key: value for key, value in given.items() if value != rule_defaults[key]}
+    rules = options.given_rules(args)
     common: dict[str, Any] = {
         "game": args.game,
         "seed": args.seed,

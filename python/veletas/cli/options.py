@@ -4,108 +4,155 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
 from veletas import games
 from veletas._checks import ascii_int
-from veletas.errors import InvalidRulesError
-from veletas.games.meridians.types import SIZES
-from veletas.games.veletas.types import SETUP_RULES, VARIANTS
-
-VELETAS_ONLY = {
-    "variant": "standard",
-    "shooters": None,
-    "setup_rule": "perimeter",
-    "shooters_block": False,
-}
-"""The options of Veletas's rules, with their defaults."""
+from veletas.rules_options import RuleOption, refuse_foreign
 
 
-def add_rules(parser: argparse.ArgumentParser, default_variant: str = "standard") -> None:
-    """The game, and its rules: the variant (``default_variant`` unless
-    given), custom size and shooter count and the two rule options of
-    Veletas; the size and the pie rule of Meridians."""
-    parser.set_defaults(default_variant=default_variant)
+def _all_options() -> dict[str, list[tuple[games.Game, RuleOption]]]:
+    """Every game's rules options by name, with the games that have them."""
+    found: dict[str, list[tuple[games.Game, RuleOption]]] = {}
+    for game in games.every():
+        for option in game.options.RULES:
+            found.setdefault(option.name, []).append((game, option))
+    return found
+
+
+def add_rules(
+    parser: argparse.ArgumentParser, *, skip: frozenset[str] = frozenset(), **defaults: Any
+) -> None:
+    """The game, and its rules: every game's rules options (from its room's
+    table), each for the game that has it, but those named in ``skip``;
+    ``defaults`` changes an option's default (``variant="small"``).
+
+    An option's default on the command line is that of the first game that
+    has it (the default game first); an option given, even at that value,
+    is refused for a game without it."""
     group = parser.add_argument_group("game and rules")
     group.add_argument(
         "--game",
         choices=list(games.GAMES),
-        default="veletas",
-        help="the game to play (default veletas)",
+        default=games.DEFAULT,
+        help=f"the game to play (default {games.DEFAULT})",
     )
-    group.add_argument(
-        "--variant",
-        choices=list(VARIANTS),
-        default=default_variant,
-        help="Veletas: standard (10x10, 7 shooters), medium (9x9, 5) or small (7x7, 3); "
-        f"default {default_variant}",
-    )
-    group.add_argument(
-        "--size",
-        help="Veletas: a custom board size N, 5 to 10; Meridians: the board, "
-        f"{', '.join(SIZES)} (default 6-7)",
-    )
-    group.add_argument(
-        "--shooters", type=integer, help="Veletas: a custom shooter count K, odd and at least 3"
-    )
-    group.add_argument(
-        "--setup-rule",
-        choices=list(SETUP_RULES),
-        default="perimeter",
-        help="Veletas: where setup may place shooters (default perimeter)",
-    )
-    group.add_argument(
-        "--shooters-block",
-        action="store_true",
-        help="Veletas: shooters end lines like stones do (an older published rule)",
-    )
-    group.add_argument(
-        "--pie",
-        action="store_true",
-        help="Meridians: play with the pie rule (Veletas always has it)",
-    )
+    shown: dict[str, Any] = {}
+    for name, owners in _all_options().items():
+        if name in skip:
+            continue
+        flag = owners[0][1].flag
+        shown[name] = defaults.get(name, owners[0][1].default)
+        described = "; ".join(f"{game.title}: {_help(option, defaults)}" for game, option in owners)
+        kwargs: dict[str, Any] = {
+            "dest": name,
+            "default": shown[name],
+            "help": described,
+            "action": _Given,
+        }
+        if all(option.switch for _, option in owners):
+            kwargs["nargs"] = 0
+        elif len(owners) == 1:  # one game's: argparse checks the value itself
+            option = owners[0][1]
+            kwargs["choices"] = list(option.choices) if option.choices else None
+            if option.parse is not None:
+                kwargs["type"] = option.parse
+        group.add_argument(flag, **kwargs)
+    parser.set_defaults(rule_defaults=defaults, rule_shown=shown, rules_given=())
+
+
+class _Given(argparse.Action):
+    """A rules option: its value (True for a switch), and that it was given."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        setattr(namespace, self.dest, True if self.nargs == 0 else values)
+        namespace.rules_given = (*namespace.rules_given, self.dest)
+
+
+def _help(option: RuleOption, defaults: dict[str, Any]) -> str:
+    if option.name in defaults:
+        return option.help.replace(f"default {option.default}", f"default {defaults[option.name]}")
+    return option.help
 
 
 def rules_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     """The keyword arguments of the game's ``Board`` that :func:`add_rules`
     parsed.
 
-    :raises InvalidRulesError: for an option of the other game, or a Veletas
-        size that is not a whole number.
+    :raises InvalidRulesError: for an option of another game, or a value
+        the option refuses.
     """
-    if args.game == "meridians":
-        defaults = {**VELETAS_ONLY, "variant": getattr(args, "default_variant", "standard")}
-        given = [name for name, default in defaults.items() if getattr(args, name) != default]
-        if given:
-            flags = ", ".join("--" + name.replace("_", "-") for name in given)
-            raise InvalidRulesError(f"{flags}: Veletas options, not for --game meridians")
-        return {"size": "6-7" if args.size is None else args.size, "pie": args.pie}
-    if args.pie:
-        raise InvalidRulesError("--pie is a Meridians option: Veletas always has the pie rule")
-    size = args.size
-    if size is not None:
-        try:
-            size = ascii_int(size)
-        except ValueError:
-            raise InvalidRulesError(f"--size {size!r} is not a whole number") from None
-    return {
-        "variant": args.variant,
-        "size": size,
-        "shooters": args.shooters,
-        "setup_rule": args.setup_rule,
-        "shooters_block": args.shooters_block,
-    }
+    values, _ = _rules_values(args)
+    return values
+
+
+def _rules_values(args: argparse.Namespace) -> tuple[dict[str, Any], set[str]]:
+    """The option values of the parsed game, and the names of those given."""
+    game = games.get(args.game)
+    every = _all_options()
+    given = list(dict.fromkeys(getattr(args, "rules_given", ())))
+    owners = {name: [g.title for g, _ in found] for name, found in every.items()}
+    refuse_foreign(game.name, game.title, given, owners, spell=lambda name: every[name][0][1].flag)
+    defaults = getattr(args, "rule_defaults", {})
+    values: dict[str, Any] = {}
+    for option in game.options.RULES:
+        value = getattr(args, option.name, None)
+        if option.name not in given:
+            value = defaults.get(option.name, option.default)
+        elif isinstance(value, str) and option.parse is not None:
+            value = option.parse(value)
+        values[option.name] = value
+    return game.options.board_kwargs(values), set(given)
+
+
+def given_rules(args: argparse.Namespace) -> dict[str, Any]:
+    """The keyword arguments of the rules options given (the others keep the
+    game's defaults).
+
+    :raises InvalidRulesError: as :func:`rules_kwargs`.
+    """
+    values, given = _rules_values(args)
+    return {name: value for name, value in values.items() if name in given}
 
 
 def board_from(args: argparse.Namespace, fen: str | None) -> Any:
     """The board of ``fen`` (or the start position) of the parsed game and rules."""
-    board_type = games.get(args.game).api().Board
-    kwargs = rules_kwargs(args)
-    if args.game == "meridians" and fen is not None and args.size is None:
-        kwargs["size"] = None  # the position string tells the size
-    return board_type(fen, **kwargs)
+    game = games.get(args.game)
+    kwargs, given = _rules_values(args)
+    if fen is not None:
+        for name in game.options.FEN_TELLS - given:
+            kwargs[name] = None  # the position string tells it
+    return game.api().Board(fen, **kwargs)
+
+
+class Deprecated(argparse.Action):
+    """An old spelling of an option: it still works, and says so on stderr."""
+
+    def __init__(self, option_strings: list[str], dest: str, *, new: str, **kwargs: Any) -> None:
+        self.new = new
+        super().__init__(option_strings, dest, **kwargs)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        print(
+            f"veletas: warning: {option_string} is deprecated here; use {self.new}",
+            file=sys.stderr,
+        )
+        setattr(namespace, self.dest, values)
 
 
 def integer(text: str) -> int:

@@ -6,7 +6,7 @@ import argparse
 import sys
 import time
 
-import veletas
+from veletas._implementation import IMPLEMENTATION
 from veletas.cli import options
 
 
@@ -47,5 +47,5 @@ def run(args: argparse.Namespace) -> int:
     else:
         nodes = board.perft(args.depth)
     elapsed = time.perf_counter() - start
-    print(f"perft({args.depth}) = {nodes}  [{elapsed:.3f} s, {veletas.IMPLEMENTATION} backend]")
+    print(f"perft({args.depth}) = {nodes}  [{elapsed:.3f} s, {IMPLEMENTATION} backend]")
     return 0

@@ -6,10 +6,10 @@ import argparse
 import sys
 from typing import Any
 
-import veletas
-from veletas import games, records
+from veletas import bots, games, records
 from veletas._checks import ascii_float
 from veletas.cli import draw, options
+from veletas.errors import IllegalMoveError, InvalidMoveError
 
 BOTS = ("mcts", "greedy", "random")
 
@@ -24,13 +24,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "two bots play each other."
         ),
     )
-    options.add_rules(parser, default_variant="small")
+    options.add_rules(parser, variant="small")
     parser.add_argument("--bot", choices=BOTS, default="mcts", help="the opponent (default mcts)")
     parser.add_argument(
         "--seconds",
         type=_positive_float,
-        default=veletas.bots.DEFAULT_SECONDS,
-        help=f"the mcts bot's thinking time per move (default {veletas.bots.DEFAULT_SECONDS})",
+        default=bots.DEFAULT_SECONDS,
+        help=f"the mcts bot's thinking time per move (default {bots.DEFAULT_SECONDS})",
     )
     parser.add_argument(
         "--threads", type=options.positive, default=1, help="the mcts bot's threads (default 1)"
@@ -67,10 +67,10 @@ def _positive_float(text: str) -> float:
 
 def make_bot(kind: str, seconds: float, threads: int, seed: int) -> Any:
     if kind == "mcts":
-        return veletas.MctsBot(seconds=seconds, threads=threads, seed=seed)
+        return bots.MctsBot(seconds=seconds, threads=threads, seed=seed)
     if kind == "greedy":
-        return veletas.GreedyBot(seed)
-    return veletas.RandomBot(seed)
+        return bots.GreedyBot(seed)
+    return bots.RandomBot(seed)
 
 
 def bot_name(kind: str, seconds: float) -> str:
@@ -190,12 +190,12 @@ class Game:
             else:
                 try:
                     board.push_str(text)
-                except veletas.InvalidMoveError:
+                except InvalidMoveError:
                     print(
                         f"{text!r} is not a move or a command: {terminal.NOT_A_MOVE}; "
                         "type 'help' for the commands."
                     )
-                except veletas.IllegalMoveError as error:
+                except IllegalMoveError as error:
                     print(f"illegal: {error}; type 'moves' to see the legal moves.")
                 else:
                     return True

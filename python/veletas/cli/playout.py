@@ -20,10 +20,11 @@ from typing import TYPE_CHECKING, Protocol
 
 from tqdm import tqdm
 
-import veletas
+from veletas import games as registry
 from veletas._checks import ascii_int
+from veletas._implementation import IMPLEMENTATION
 from veletas.cli import options
-from veletas.playouts import POLICIES, Estimate, PlayoutJob, Playouts
+from veletas.playouts import Estimate, PlayoutJob, Playouts
 
 if TYPE_CHECKING:
     from veletas.datasets import DatasetWriter
@@ -151,11 +152,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument(
         "--policy",
-        choices=POLICIES,
-        default="micro",
+        choices=list(dict.fromkeys(p for game in registry.every() for p in game.playouts.POLICIES)),
+        default=registry.get(registry.DEFAULT).playouts.POLICIES[0],
         help=(
             "micro: uniform at each decision (move or not, which shooter, where, which "
-            "target); uniform: uniform over the legal moves (default micro)"
+            "target); uniform: uniform over the legal moves (default: the game's first, "
+            + "; ".join(
+                f"{game.title} {', '.join(game.playouts.POLICIES)}" for game in registry.every()
+            )
+            + ")"
         ),
     )
     parser.add_argument(
@@ -269,8 +274,15 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
     if args.resume and args.force:
         print("veletas: error: --resume and --force exclude each other", file=sys.stderr)
         return 2
-    if args.game == "meridians" and args.policy != "micro":
-        print("veletas: error: --policy: Meridians games have one policy", file=sys.stderr)
+    game = registry.get(args.game)
+    policies = game.playouts.POLICIES
+    chosen = registry.get(registry.DEFAULT).playouts.POLICIES[0]
+    if args.policy != chosen and args.policy not in policies:
+        print(
+            f"veletas: error: --policy {args.policy}: {game.title} games have "
+            f"the policies {', '.join(policies)}",
+            file=sys.stderr,
+        )
         return 2
     job = PlayoutJob.make(
         game=args.game,
@@ -278,9 +290,9 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
         start=args.fen,
         seed=args.seed,
         threads=args.threads,
-        policy="uniform" if args.game == "meridians" else args.policy,
+        policy=args.policy if args.policy in policies else policies[0],
         record=args.save is not None or args.report is not None,
-        backend=veletas.IMPLEMENTATION,
+        backend=IMPLEMENTATION,
     )
     writer = None
     try:
@@ -470,15 +482,9 @@ def table(games: Playouts, seconds: float, where: str, *, played: int | None = N
     played = n if played is None else played
     rate = f"{played / seconds:,.0f} games/s" if seconds > 0 else "-"
     timed = f"{n:,}" if played == n else f"{n:,} ({played:,} played now)"
-    if games.game == "meridians":
-        described = f"Meridians {rules.size}{', pie rule' if rules.pie else ''}"
-        colors = ("light", "dark")
-    else:
-        described = (
-            f"{rules.variant} ({rules.size}x{rules.size}, {rules.shooters} shooters, "
-            f"{rules.setup_rule}{', shooters block' if rules.shooters_block else ''})"
-        )
-        colors = ("black", "white")
+    spec = registry.get(games.game).playouts
+    described = spec.rules_text(rules)
+    colors = spec.COLORS
     lines = [
         f"games         {timed} in {seconds:.2f} s on {where}: {rate}",
         f"rules         {described}, {games.policy} policy, seed {games.seed}",
@@ -498,17 +504,7 @@ def table(games: Playouts, seconds: float, where: str, *, played: int | None = N
     quantiles = games.plies_quantiles()
     spread = ", ".join(f"{q:.0%} {v:g}" for q, v in quantiles.items())
     lines.append(f"plies         mean {games.mean_plies():.1f} (quantiles {spread})")
-    if games.game == "meridians":
-        for index, color in enumerate(colors):
-            mean = float(games.stones[:, index].mean())
-            lines.append(f"{color + ' stones':<14}mean {mean:.1f} at the end")
-        return "\n".join(lines)
-    lines.append("final claims  black-white  games")
-    counts = sorted(games.claim_counts().items())
-    most = max((count for _, count in counts), default=1)
-    for (black, white), count in counts:
-        bar = "#" * max(1, round(30 * count / most))
-        lines.append(f"              {black}-{white}  {count:>12,}  {count / n:6.1%}  {bar}")
+    lines += spec.summary_lines(games)
     return "\n".join(lines)
 
 

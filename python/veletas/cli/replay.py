@@ -21,7 +21,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("file", help="a record file (docs/records.md)")
     parser.add_argument(
-        "--game", type=options.integer, default=1, help="which game of the file, from 1"
+        "--number",
+        metavar="K",
+        type=options.integer,
+        default=1,
+        help="which game of the file, from 1 (default 1)",
+    )
+    parser.add_argument(
+        "--game",
+        dest="number",
+        type=options.integer,
+        action=options.Deprecated,
+        new="--number K (--game names a game elsewhere)",
+        help=argparse.SUPPRESS,
     )
     parser.add_argument("--all", action="store_true", help="print every position and stop")
     parser.add_argument("--no-color", action="store_true", help="draw without colours")
@@ -31,15 +43,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     try:
         # Only the records up to the one asked for are read, and only it is checked.
-        record = records.read_game(args.file, args.game - 1)
+        record = records.read_game(args.file, args.number - 1)
     except IndexError:
-        count = sum(1 for _ in records.iter_blocks(args.file)) if args.game >= 1 else None
+        count = sum(1 for _ in records.iter_blocks(args.file)) if args.number >= 1 else None
         held = f"{args.file} holds {count} game(s)" if count is not None else "games count from 1"
-        print(f"veletas: error: --game {args.game}: {held}", file=sys.stderr)
+        print(f"veletas: error: --number {args.number}: {held}", file=sys.stderr)
         return 2
     tags = record.tags
-    first, second = ("Light", "Dark") if record.game == "Meridians" else ("Black", "White")
-    rules = tags.get("Size", "?") if record.game == "Meridians" else tags.get("Variant", "?")
+    room = records.room_of(record.game)
+    first, second = room.PLAYERS
+    rules = tags.get(room.RULE_TAGS[0], "?")
     print(
         f"{tags.get(first, '?')} ({first}) vs {tags.get(second, '?')} ({second}), "
         f"{record.game} {rules}, {len(record.moves)} moves, result {record.result}"

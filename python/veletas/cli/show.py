@@ -6,10 +6,8 @@ import argparse
 import sys
 from typing import Any
 
-import veletas
-from veletas import meridians
+from veletas import games
 from veletas.cli import draw, options
-from veletas.games.veletas.types import SETUP_RULES
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -26,46 +24,36 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="write an SVG picture to OUT ('-': stdout)",
     )
     parser.add_argument(
-        "--game",
-        choices=("veletas", "meridians"),
-        default="veletas",
-        help="the game of the position string (default veletas)",
+        "--width", type=options.integer, default=400, help="the SVG's width in pixels"
     )
     parser.add_argument(
-        "--size", type=options.integer, default=400, help="the SVG's width in pixels"
+        "--size",
+        dest="width",
+        type=options.integer,
+        action=options.Deprecated,
+        new="--width (the picture's width in pixels)",
+        help=argparse.SUPPRESS,
     )
     parser.add_argument("--flipped", action="store_true", help="turn the board around")
     parser.add_argument("--lastmove", help="a move to mark on the picture, e.g. d4-d7/f9")
-    parser.add_argument(
-        "--setup-rule",
-        choices=list(SETUP_RULES),
-        default="perimeter",
-        help="Veletas: the setup rule (default perimeter)",
-    )
-    parser.add_argument(
-        "--shooters-block", action="store_true", help="Veletas: shooters end lines like stones"
-    )
-    parser.add_argument("--pie", action="store_true", help="Meridians: the pie rule is on")
+    # The position string tells the board's size; the other rules options are the game's.
+    options.add_rules(parser, skip=frozenset({"size"}))
     parser.add_argument("--no-color", action="store_true", help="print without colours")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    lastmove: Any
-    if args.game == "meridians":
-        board: Any = meridians.Board(args.fen, pie=args.pie)
-        lastmove = meridians.Move.parse(args.lastmove) if args.lastmove else None
-    else:
-        board = veletas.Board(
-            args.fen, setup_rule=args.setup_rule, shooters_block=args.shooters_block
-        )
-        lastmove = veletas.Move.parse(args.lastmove) if args.lastmove else None
+    board = options.board_from(args, args.fen)
+    move_type = games.game_of(board).api().Move
+    lastmove: Any = move_type.parse(args.lastmove) if args.lastmove else None
     if args.svg is None:
         color = draw.use_color(sys.stdout, args.no_color)
         draw.print_board(board, color=color, lastmove=lastmove)
         print(draw.status_text(board, {}))
         return 0
-    picture = veletas.svg.board(board, lastmove=lastmove, size=args.size, flipped=args.flipped)
+    picture = games.game_of(board).draw(
+        board, lastmove=lastmove, size=args.width, flipped=args.flipped
+    )
     if args.svg == "-":
         print(picture)
     else:

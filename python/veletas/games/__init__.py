@@ -1,5 +1,7 @@
-"""The games veletas plays, by name: what the generic machinery (pictures,
-the command line, playouts) needs to know of each.
+"""The games veletas plays, by name, and the one contract of what a game's
+room gives the generic machinery (pictures, the command line, playouts,
+records, reports, matches, the terminal, the page, the learning adapters,
+the bots).
 
 >>> from veletas import games
 >>> sorted(games.GAMES)
@@ -7,57 +9,369 @@ the command line, playouts) needs to know of each.
 >>> import veletas
 >>> games.game_of(veletas.Board()).name
 'veletas'
+>>> games.get("meridians").playouts.POLICIES
+('uniform',)
 
-Each game has its own package here (``veletas.games.<name>``) with its plain
-types, its pure-Python ``reference`` engine and its drawing; the compiled
-engine of each lives in the extension. A third game adds a package and an
-entry in :data:`GAMES`.
+Each game has its own package here (``veletas.games.<name>``), its *room*:
+its plain types, its pure-Python ``reference`` engine, and one module per
+concern below. Generic code reaches a room only through this module: by
+name (:func:`get`), by board (:func:`game_of`) or by a record's ``[Game]``
+tag (:func:`by_title`), and then reads the members the protocols below
+list, and nothing else. A third game adds a package providing every
+protocol and an entry in :data:`GAMES`; the conformance tests then check it.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
-__all__ = ["GAMES", "Game", "game_of", "get"]
+from veletas.rules_options import RuleOption
+
+if TYPE_CHECKING:
+    from veletas.playouts import Playouts as _Playouts
+
+__all__ = [
+    "DEFAULT",
+    "GAMES",
+    "BotsRoom",
+    "DrawingRoom",
+    "EncodingRoom",
+    "Game",
+    "MatchRoom",
+    "OptionsRoom",
+    "PlayoutsRoom",
+    "RecordsRoom",
+    "ReportRoom",
+    "TerminalRoom",
+    "by_title",
+    "game_of",
+    "get",
+]
+
+DEFAULT = "veletas"
+"""The game of every call and command that names none."""
+
+
+# ----------------------------------------------------------------------
+# The contract: one protocol per concern, each a module of the room.
+
+
+class OptionsRoom(Protocol):
+    """``veletas.games.<name>.options``: the game's rules options, in one table."""
+
+    RULES: Sequence[RuleOption]
+    """The options of its rules, as the command line adds, reads and
+    describes them and as a record's tags carry them (a
+    :class:`veletas.rules_options.RuleOption` each)."""
+    QUICK: Mapping[str, Any]
+    """The options of a quick game (the smallest board), for examples and checks."""
+    FEN_TELLS: frozenset[str]
+    """The options a position string carries itself: left out of a board's
+    keyword arguments when a position is given and the option is not."""
+
+    def board_kwargs(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """The keyword arguments of the game's ``Board`` for the options'
+        values by name (each given or its default)."""
+        ...
+
+    def engine_options(self, board: Any) -> tuple[Any, ...]:
+        """The rule options of ``board`` the native bots take after its
+        position string."""
+        ...
+
+
+class PlayoutsRoom(Protocol):
+    """``veletas.games.<name>.playouts``: batch random games of the game."""
+
+    GAME: str
+    """The game's name."""
+    POLICIES: tuple[str, ...]
+    """Its playout policies, the default first."""
+    COLUMNS: Mapping[str, str]
+    """Its own per-game columns beyond winner, swapped and plies (``claims``,
+    ``stones``), with their meaning."""
+    MOVE_DTYPE: Any
+    """The numpy dtype of one recorded move."""
+    MOVE_CODES: str
+    """How a dataset writes a move, as its metadata says."""
+    COLORS: tuple[str, str]
+    """The colours by index, as summaries name them."""
+    SUMMARY_METHODS: Mapping[str, Callable[..., Any]]
+    """The game's own summaries of a :class:`~veletas.playouts.Playouts`
+    (``claim_counts``), read as its methods."""
+    playouts: Callable[..., Any]
+    """The game's ``playouts(n_games, **rules)`` on the selected engine."""
+    reference_playouts: Callable[..., Any]
+    """The same on the reference engine (``veletas.<game>.reference.playouts``)."""
+    make_job: Callable[..., Any]
+    """The checked :class:`~veletas.playouts.PlayoutJob` of ``playouts``' arguments."""
+    run: Callable[..., dict[str, Any]]
+    """``run(job, first_game, n_games)``: the arrays of a range of games."""
+    moves_of: Callable[..., list[Any]]
+    """``moves_of(games, rows)``: recorded rows as the engine's ``Move`` values."""
+    start_board: Callable[..., Any]
+    """``start_board(games)``: a board at the run's start."""
+    start_of_game: Callable[..., str]
+    """``start_of_game(rules, backend)``: the position string of the start."""
+    describe: Callable[..., str]
+    """``describe(rules)``: the rules in a few words."""
+    rules_summary: Callable[..., dict[str, Any]]
+    """``rules_summary(rules)``: the rules as plain data."""
+    columns_summary: Callable[..., dict[str, Any]]
+    """``columns_summary(games)``: the game's columns summarised, as plain data."""
+    rules_text: Callable[[Any], str]
+    """``rules_text(rules)``: the rules in words, for the summary table."""
+    summary_lines: Callable[..., list[str]]
+    """``summary_lines(games)``: the game's rows of the summary table."""
+    record: Callable[..., Any]
+    """``record(games, i, moves)``: game ``i`` as a game record."""
+    encode_moves: Callable[..., Any]
+    """Recorded moves to the integer codes a dataset writes."""
+    decode_moves: Callable[..., Any]
+    """Those codes back to recorded moves."""
+    code_of: Callable[[Any], int]
+    """The code of one ``Move``."""
+    code_text: Callable[[int], str]
+    """A code in the game's notation."""
+    final_columns: Callable[..., dict[str, tuple[int, int]]]
+    """``final_columns(board)``: the game's columns of a finished board."""
+    Rules: type
+    """The game's ``Rules``."""
+    Playouts: type[_Playouts]
+    """The class of its batches of games (:class:`veletas.playouts.Playouts`)."""
+
+
+class RecordsRoom(Protocol):
+    """``veletas.games.<name>.records``: what a game record holds beyond the
+    generic format."""
+
+    GAME: str
+    """The value of the ``[Game]`` tag."""
+    PLAYERS: tuple[str, str]
+    """The tags naming who held each colour, colour 0 first."""
+    RULE_TAGS: tuple[str, ...]
+    """The rule tags every written record has, in order."""
+    rule_tags: Callable[..., dict[str, str]]
+    """``rule_tags(rules)``: the tags of ``rules``."""
+    rules_of: Callable[..., Any]
+    """``rules_of(tags)``: the rules of checked tags."""
+    board_rules: Callable[[Any], Any]
+    """``board_rules(board)``: the rules a record of ``board`` writes."""
+    tag_rules: Callable[..., Any]
+    """``tag_rules(tags, fail)``: the rules of read tags, checked."""
+    required_tags: Callable[..., list[str]]
+    """``required_tags(tags)``: the rule tags a record must have."""
+    new_board: Callable[..., Any]
+    """``new_board(rules, start)``: a board of ``rules`` at ``start``."""
+    color: Callable[[int], Any]
+    """The game's ``Color`` of an index."""
+    Rules: type
+    """The game's ``Rules``."""
+
+
+class ReportRoom(Protocol):
+    """``veletas.games.<name>.report``: the game's part of ``veletas report``."""
+
+    COLORS: tuple[str, str]
+    """The colours by index."""
+    FIGURES: tuple[str, ...]
+    """The names of the game's figures."""
+    CSS: str
+    """Style rules for its figures."""
+    Tally: Callable[..., Any]
+    """A running tally of the game's columns over a file's games."""
+    figures: Callable[..., dict[str, Any]]
+    """``figures(data, mpl)``: the game's figures by name."""
+    sections: Callable[..., list[str]]
+    """``sections(data, figure)``: the game's HTML sections."""
+    metric_rows: Callable[..., list[tuple[str, str, str, Any]]]
+    """``metric_rows(metrics)``: the game's rows of the metrics table."""
+    rules_text: Callable[[Any], str]
+    """The rules in words."""
+    pie_note: Callable[[Any], str]
+    """What the pie rule means here."""
+    chance: Callable[..., str]
+    """A proportion in words."""
+
+
+class MatchRoom(Protocol):
+    """``veletas.games.<name>.match``: the seats of a match."""
+
+    seat_to_act: Callable[[Any, bool], int]
+    """``seat_to_act(board, swapped)``: the seat (0 first player) to act."""
+    rules: Callable[[Any], dict[str, object]]
+    """``rules(board)``: the rules of a board, for summaries."""
+    describe: Callable[[Any], str]
+    """``describe(board)``: the rules of a board in words."""
+    record: Callable[..., Any]
+    """``record(board, players, swapped, **tags)``: the record of a game."""
+
+
+class TerminalRoom(Protocol):
+    """``veletas.games.<name>.terminal``: ``veletas play`` and ``show``."""
+
+    COLORS: tuple[Any, Any]
+    """The colours, colour 0 first."""
+    HELP: str
+    """The help of the move prompt."""
+    PIE_PROMPT: str
+    """What the pie decision asks."""
+    KEEP: Any
+    """The move that keeps the colours after the pie offer (None: none)."""
+    KEEP_TEXT: str
+    """What keeping says."""
+    NOT_A_MOVE: str
+    """What moves look like, for a bad one."""
+    LEGEND: str
+    """The legend of the board's glyphs."""
+    board_text: Callable[..., str]
+    """``board_text(board, color=, lastmove=)``: the board as text."""
+    status_text: Callable[..., str]
+    """``status_text(board, names)``: who is to act, or the result."""
+    score_text: Callable[[Any], str]
+    """The score of a board."""
+    moves_text: Callable[..., str]
+    """The legal moves, in the notation."""
+    describe: Callable[[Any], str]
+    """A move in words."""
+
+
+class DrawingRoom(Protocol):
+    """``veletas.games.<name>.svg``: the picture of a position."""
+
+    board: Callable[..., str]
+    """``board(board, **options)``: the SVG of a position."""
+
+
+class EncodingRoom(Protocol):
+    """``veletas.games.<name>.encoding``: the game for learning."""
+
+    DecisionState: Any
+    """The class of its decision states (the engine selected)."""
+    OBSERVATION_PLANES: tuple[str, ...]
+    """The planes of an observation, by name."""
+    OPENSPIEL_PARAMETERS: Mapping[str, Any]
+    """The OpenSpiel game's parameters and defaults."""
+    observation_for: Callable[..., Any]
+    """``observation_for(state, seat)``: the planes of a decision state."""
+    describe: Callable[[Any], str]
+    """A decision state in words."""
+    action_to_string: Callable[..., str]
+    """An action id in words."""
+    new_state: Callable[..., Any]
+    """A decision state at the start of the given rules."""
+    rules_of: Callable[[Any], Any]
+    """The rules of a decision state."""
+    openspiel_start: Callable[..., Any]
+    """The start state of OpenSpiel parameters."""
+    max_game_length: Callable[[Any], int]
+    """The most decisions a game can take."""
+    swap_action: Callable[..., int]
+    """The action id of the swap."""
+    vector_env_type: Callable[[], Any]
+    """The native ``VectorEnv`` class."""
+
+
+class BotsRoom(Protocol):
+    """``veletas.games.<name>.bots``: the native engines of the bots."""
+
+    random_move: Callable[..., str | None]
+    """``random_move(fen, *options, seed, moves)``: a uniformly random move."""
+    greedy_move: Callable[..., str | None]
+    """``greedy_move(fen, *options, seed, moves)``: the one-ply bot's move."""
+    mcts_player: Callable[..., Any]
+    """The native search player's class."""
+    move_type: Callable[[], Any]
+    """The native ``Move`` class."""
+
+
+# ----------------------------------------------------------------------
+# The registry.
 
 
 @dataclasses.dataclass(frozen=True)
 class Game:
-    """A game of the family, as the generic machinery sees it."""
+    """A game of the family, as the generic machinery sees it: its name,
+    its public package and its room, whose modules provide the protocols
+    above."""
 
     name: str
     """The name ``--game`` and ``game=`` take."""
     package: str
     """The public package of its API (``Board``, ``Move``, ``reference``)."""
     drawing: str
-    """The module whose ``board(board, **options)`` draws a position as SVG."""
+    """The module whose ``board(board, **options)`` draws a position as SVG
+    (:class:`DrawingRoom`)."""
     web: str | None = None
     """The module whose ``GAME`` is the game for ``veletas serve``
     (:class:`veletas.serve.protocol.WebGame`); None for a game the page
     does not offer yet."""
+    title: str = ""
+    """The game's name as records write it (the ``[Game]`` tag); the name
+    capitalised unless given."""
+
+    def __post_init__(self) -> None:
+        if not self.title:
+            object.__setattr__(self, "title", self.name.capitalize())
 
     def api(self) -> Any:
         """The public package: ``Board``, ``Move``, ``reference`` and the rest."""
         return importlib.import_module(self.package)
 
+    def reference(self) -> Any:
+        """The public package of its reference engine."""
+        return importlib.import_module(f"{self.package}.reference")
+
     def board_types(self) -> tuple[type, ...]:
         """The board classes of both engines (one where the extension is not built)."""
-        api = self.api()
-        reference = importlib.import_module(f"{self.package}.reference")
-        return tuple({api.Board, reference.Board})
+        return tuple({self.api().Board, self.reference().Board})
 
-    def encoding(self) -> Any:
-        """The module of its action encoding for the learning adapters
-        (``veletas.games.<name>.encoding``): ``DecisionState``,
-        ``observation_for``, ``OBSERVATION_PLANES``, ``describe``,
-        ``action_to_string``, ``new_state``, ``rules_of``,
-        ``OPENSPIEL_PARAMETERS``, ``openspiel_start``, ``max_game_length`` and
-        ``vector_env_type``."""
-        return importlib.import_module(f"veletas.games.{self.name}.encoding")
+    def room(self, module: str) -> ModuleType:
+        """A module of the game's own room, ``veletas.games.<name>.<module>``."""
+        return importlib.import_module(f"{__name__}.{self.name}.{module}")
+
+    @property
+    def options(self) -> OptionsRoom:
+        """Its rules options (:class:`OptionsRoom`)."""
+        return cast(OptionsRoom, self.room("options"))
+
+    @property
+    def playouts(self) -> PlayoutsRoom:
+        """Its playouts (:class:`PlayoutsRoom`)."""
+        return cast(PlayoutsRoom, self.room("playouts"))
+
+    @property
+    def records(self) -> RecordsRoom:
+        """Its part of game records (:class:`RecordsRoom`)."""
+        return cast(RecordsRoom, self.room("records"))
+
+    @property
+    def report(self) -> ReportRoom:
+        """Its part of reports (:class:`ReportRoom`)."""
+        return cast(ReportRoom, self.room("report"))
+
+    @property
+    def match(self) -> MatchRoom:
+        """Its seats in a match (:class:`MatchRoom`)."""
+        return cast(MatchRoom, self.room("match"))
+
+    @property
+    def terminal(self) -> TerminalRoom:
+        """Its terminal (:class:`TerminalRoom`)."""
+        return cast(TerminalRoom, self.room("terminal"))
+
+    @property
+    def bots(self) -> BotsRoom:
+        """Its bots' engines (:class:`BotsRoom`)."""
+        return cast(BotsRoom, self.room("bots"))
+
+    def encoding(self) -> EncodingRoom:
+        """Its action encoding for the learning adapters (:class:`EncodingRoom`)."""
+        return cast(EncodingRoom, self.room("encoding"))
 
     def web_game(self) -> Any:
         """The game for ``veletas serve``, or None where it has none."""
@@ -65,16 +379,50 @@ class Game:
             return None
         return importlib.import_module(self.web).GAME
 
-    def room(self, module: str) -> ModuleType:
-        """A module of the game's own room, ``veletas.games.<name>.<module>``:
-        ``room("match")`` is what a match between players needs of the game."""
-        return importlib.import_module(f"veletas.games.{self.name}.{module}")
-
     @property
     def draw(self) -> Callable[..., str]:
         """``draw(board, **options)``: the SVG picture of a position."""
-        drawing: Callable[..., str] = importlib.import_module(self.drawing).board
-        return drawing
+        drawing = cast(DrawingRoom, importlib.import_module(self.drawing))
+        return drawing.board
+
+
+PROTOCOLS: dict[str, type] = {
+    "options": OptionsRoom,
+    "playouts": PlayoutsRoom,
+    "records": RecordsRoom,
+    "report": ReportRoom,
+    "match": MatchRoom,
+    "terminal": TerminalRoom,
+    "svg": DrawingRoom,
+    "encoding": EncodingRoom,
+    "bots": BotsRoom,
+}
+"""Each module of a room and the protocol it provides."""
+
+
+def members(protocol: type) -> list[str]:
+    """The names a protocol asks of a module."""
+    names = set(getattr(protocol, "__annotations__", {}))
+    names |= {
+        name
+        for name, value in vars(protocol).items()
+        if callable(value) and not name.startswith("_")
+    }
+    return sorted(names)
+
+
+def missing(game: Game) -> list[str]:
+    """What the room of ``game`` lacks of the contract, as ``module.member``
+    (empty for a room that provides it all)."""
+    lacking: list[str] = []
+    for module, protocol in PROTOCOLS.items():
+        try:
+            room = game.room(module)
+        except ModuleNotFoundError:
+            lacking.append(module)
+            continue
+        lacking.extend(f"{module}.{name}" for name in members(protocol) if not hasattr(room, name))
+    return lacking
 
 
 GAMES: dict[str, Game] = {
@@ -83,7 +431,7 @@ GAMES: dict[str, Game] = {
     ),
     "meridians": Game("meridians", "veletas.meridians", "veletas.games.meridians.svg"),
 }
-"""Every game, by name. Veletas is the default everywhere."""
+"""Every game, by name. Veletas is the default everywhere (:data:`DEFAULT`)."""
 
 
 def get(name: str) -> Game:
@@ -98,6 +446,11 @@ def get(name: str) -> Game:
         raise ValueError(f"unknown game {name!r}; expected one of {known}") from None
 
 
+def by_title(title: str) -> Game | None:
+    """The game whose records write ``[Game "<title>"]``, or None."""
+    return next((game for game in GAMES.values() if game.title == title), None)
+
+
 def game_of(board: object) -> Game:
     """The game a board (of either engine) plays.
 
@@ -107,3 +460,9 @@ def game_of(board: object) -> Game:
         if isinstance(board, game.board_types()):
             return game
     raise TypeError(f"expected a board of a game of veletas, not {type(board).__name__}")
+
+
+def every() -> Iterator[Game]:
+    """Every game, the default first."""
+    yield GAMES[DEFAULT]
+    yield from (game for name, game in GAMES.items() if name != DEFAULT)

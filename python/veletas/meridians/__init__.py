@@ -17,8 +17,8 @@ the same for both engines: :mod:`veletas.games.meridians.types`.
 
 from __future__ import annotations
 
-from veletas import IMPLEMENTATION
-from veletas._checks import count
+from veletas._implementation import IMPLEMENTATION
+from veletas.games.meridians.playouts import playouts
 from veletas.games.meridians.types import (
     SIZES,
     Color,
@@ -32,7 +32,6 @@ from veletas.games.meridians.types import (
     point_name,
 )
 from veletas.meridians import reference
-from veletas.playouts import PlayoutJob, Playouts
 
 if IMPLEMENTATION == "rust":
     from veletas._veletas import MeridiansBoard as Board
@@ -63,54 +62,3 @@ __all__ = [
     "point_name",
     "reference",
 ]
-
-
-def playouts(
-    n_games: int,
-    *,
-    size: str = "6-7",
-    pie: bool = False,
-    start: object = None,
-    seed: int = 0,
-    threads: int | None = None,
-    record: bool = False,
-) -> Playouts:
-    """Play ``n_games`` random Meridians games and return them as numpy
-    arrays: the same :class:`~veletas.playouts.Playouts` as Veletas's, with
-    ``stones`` (Light's and Dark's at the end) in place of ``claims``.
-
-    Every turn is a uniform choice among the legal moves. Game ``i`` uses the
-    random stream of ``(seed, i)``, so the result is the same for any
-    ``threads`` (None: every core) and on the reference
-    (:func:`veletas.meridians.reference.playouts`). Games start at the start
-    of ``size`` (with ``pie``), or from ``start`` (a ``Board`` or a position
-    string). The games are played in the native core with the GIL released.
-
-    >>> from veletas import meridians
-    >>> games = meridians.playouts(1000, size="5-6", seed=3)
-    >>> games.stones.shape, games.first_player_win_rate().rate > 0
-    ((1000, 2), True)
-    >>> again = meridians.playouts(1000, size="5-6", seed=3, threads=1)
-    >>> bool((again.winner == games.winner).all())
-    True
-
-    :raises InvalidRulesError: for an unknown size, a non-bool ``pie``, or a
-        ``start`` board of other rules.
-    :raises InvalidFenError: for a ``start`` position string that is refused.
-    :raises ValueError: for a negative ``n_games``, a seed outside 0 .. 2**64 - 1,
-        or ``threads`` below 1.
-    :raises TypeError: for arguments of the wrong type.
-    """
-    n_games = count(n_games)
-    backend = "rust" if IMPLEMENTATION == "rust" else "python"
-    job = PlayoutJob.make(
-        game="meridians",
-        size=size,
-        pie=pie,
-        start=start,
-        seed=seed,
-        threads=threads,
-        record=record,
-        backend=backend,
-    )
-    return job.run(0, n_games)

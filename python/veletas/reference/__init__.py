@@ -13,6 +13,7 @@ public name.
 
 from __future__ import annotations
 
-from veletas.games.veletas.reference import Board, DecisionState, LegalMoves, Move, playouts
+from veletas.games.veletas.playouts import reference_playouts as playouts
+from veletas.games.veletas.reference import Board, DecisionState, LegalMoves, Move
 
 __all__ = ["Board", "DecisionState", "LegalMoves", "Move", "playouts"]

@@ -9,6 +9,7 @@ import pytest
 
 MODULES = [
     "veletas.meridians",
+    "veletas.games.meridians.playouts",
     "veletas.games.meridians.types",
     "veletas.games.meridians.encoding",
     "veletas.meridians.reference",

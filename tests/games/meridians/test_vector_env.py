@@ -200,3 +200,15 @@ def test_dispatch_and_constructor_checks() -> None:
     with pytest.raises(IndexError, match=r"env index 2 is not in 0\.\.2"):
         env.state(2)
     assert veletas.VectorEnv is VectorEnv
+
+
+def test_meridians_episodes_start_from_the_given_positions() -> None:
+    from veletas import meridians
+
+    board = meridians.Board(size="5-6")
+    board.push(next(iter(board.legal_moves)))
+    env = VectorEnv(2, game="meridians", size="5-6", start=board)
+    assert all(env.state(k).board.fen() == board.fen() for k in range(2))
+    env.reset(start=[board.fen(), meridians.Board(size="5-6")])
+    assert env.state(0).board.fen() == board.fen()
+    assert env.state(1).board.fen() == meridians.Board(size="5-6").fen()

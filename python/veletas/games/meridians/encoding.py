@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from veletas import games as _games
 from veletas.errors import IllegalMoveError, InvalidRulesError
 from veletas.games.meridians.types import Color, Phase, Rules, check_pie, check_size, point_name
 
@@ -166,9 +167,7 @@ _OPEN, _SECOND_STONE, _PIE, _PLAY, _DARK_TO_ACT = range(3, 8)
 
 def _is_board(board: object) -> bool:
     """Whether ``board`` is a Meridians board of either engine."""
-    from veletas import games
-
-    return isinstance(board, games.get("meridians").board_types())
+    return isinstance(board, _games.get("meridians").board_types())
 
 
 class DecisionState:
@@ -478,9 +477,8 @@ def new_state(*, size: str = "6-7", pie: bool = False) -> DecisionState:
 
     :raises InvalidRulesError: for an unknown size or a ``pie`` that is not a bool.
     """
-    from veletas import meridians
-
-    return DecisionState(meridians.Board(size=check_size(size), pie=check_pie(pie)))
+    board_type = _games.get("meridians").api().Board
+    return DecisionState(board_type(size=check_size(size), pie=check_pie(pie)))
 
 
 OPENSPIEL_PARAMETERS: dict[str, Any] = {"size": 6, "pie": False}

@@ -13,15 +13,18 @@ A recorded move is an int16: the point number of a placement, -1 for
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
+from veletas import games as _games
+from veletas._checks import count
+from veletas._implementation import IMPLEMENTATION
+from veletas.errors import DatasetError, InvalidRulesError
+from veletas.games.meridians.reference.playouts import KEEP, SWAP, run_games
 from veletas.games.meridians.types import Rules, point_name
-
-if TYPE_CHECKING:
-    from veletas.playouts import PlayoutJob, Playouts
-    from veletas.records import GameRecord
+from veletas.playouts import PlayoutJob, Playouts, check_run
+from veletas.records import GameRecord
 
 __all__ = [
     "COLUMNS",
@@ -36,6 +39,8 @@ __all__ = [
     "final_columns",
     "make_job",
     "move_text",
+    "playouts",
+    "reference_playouts",
     "run",
 ]
 
@@ -46,8 +51,6 @@ COLUMNS = {"stones": "int8, shape (n, 2): Light's and Dark's stones at the end"}
 """The columns of this game's :class:`~veletas.playouts.Playouts` beyond winner, swapped, plies."""
 MOVE_DTYPE = np.dtype(np.int16)
 """One recorded move: a point number, or :data:`SWAP` or :data:`KEEP`."""
-SWAP, KEEP = -1, -2
-"""The records of ``swap`` and ``keep``."""
 COLORS = ("light", "dark")
 """The colours by index, as the summary names them."""
 MOVE_CODES = "int16: point rank * 14 + file, -1 swap, -2 keep"
@@ -60,9 +63,7 @@ def engine(backend: str) -> Any:
         from veletas import _veletas
 
         return _Native(_veletas)
-    from veletas.meridians import reference
-
-    return reference
+    return _games.get(GAME).reference()
 
 
 class _Native:
@@ -92,8 +93,6 @@ def make_job(
     :raises ValueError: for an unknown policy, a seed out of range, or ``threads`` below 1.
     :raises TypeError: for arguments of the wrong type.
     """
-    from veletas.playouts import PlayoutJob, check_run
-
     if not isinstance(policy, str) or policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}; Meridians playouts are 'uniform'")
     seed, threads, record = check_run(seed, threads, record, backend)
@@ -128,13 +127,10 @@ def make_job(
 
 
 def _board_types() -> tuple[type, ...]:
-    from veletas import games
-
-    return games.get(GAME).board_types()
+    return _games.get(GAME).board_types()
 
 
 def _disagree(rules: Rules, board: Any) -> Exception:
-    from veletas.errors import InvalidRulesError
 
     return InvalidRulesError(
         f"size {rules.size!r}, pie={rules.pie!r} disagree(s) with the start board's "
@@ -159,7 +155,6 @@ def run(job: PlayoutJob, first_game: int, n_games: int) -> dict[str, np.ndarray]
             job.start, threads=job.threads, **arguments
         )
         return result
-    from veletas.games.meridians.reference.playouts import run_games
 
     return run_games(job.start, **arguments)
 
@@ -215,7 +210,6 @@ def columns_summary(games: Playouts) -> dict[str, Any]:
 
 def record(games: Playouts, i: int, moves: list[Any]) -> GameRecord:
     """Game ``i`` as a game record."""
-    from veletas.records import GameRecord
 
     player = f"{games.policy} playout"
     start = None if games.start == start_of_game(games.rules, games.backend) else games.start
@@ -253,7 +247,6 @@ def decode_moves(codes: Any) -> np.ndarray:
 
     :raises DatasetError: for a code that is no point, swap or keep.
     """
-    from veletas.errors import DatasetError
 
     values = np.asarray(codes, dtype=np.int64)
     if values.size and (values.min() < KEEP or values.max() >= 14 * 14):
@@ -278,3 +271,98 @@ def code_text(code: int) -> str:
 def final_columns(board: Any) -> dict[str, tuple[int, int]]:
     """The game's own columns of one finished game, from its final board."""
     return {"stones": tuple(board.stones)}
+
+
+def rules_text(rules: Rules) -> str:
+    """The rules in words, for the summary table of ``veletas playout``."""
+    return f"Meridians {rules.size}{', pie rule' if rules.pie else ''}"
+
+
+def summary_lines(games: Playouts) -> list[str]:
+    """The game's rows of the summary table: the stones at the end."""
+    return [
+        f"{color + ' stones':<14}mean {float(games.stones[:, index].mean()):.1f} at the end"
+        for index, color in enumerate(COLORS)
+    ]
+
+
+SUMMARY_METHODS: dict[str, Any] = {}
+"""The game's own summaries, read as methods of its Playouts (none)."""
+
+
+def _play(
+    backend: str,
+    n_games: int,
+    *,
+    size: str = "6-7",
+    pie: bool = False,
+    start: object = None,
+    seed: int = 0,
+    threads: int | None = None,
+    record: bool = False,
+) -> Playouts:
+    n_games = count(n_games)
+    job = make_job(
+        size=size, pie=pie, start=start, seed=seed, threads=threads, record=record, backend=backend
+    )
+    return job.run(0, n_games)
+
+
+def playouts(
+    n_games: int,
+    *,
+    size: str = "6-7",
+    pie: bool = False,
+    start: object = None,
+    seed: int = 0,
+    threads: int | None = None,
+    record: bool = False,
+) -> Playouts:
+    """Play ``n_games`` random Meridians games and return them as numpy
+    arrays: the same :class:`~veletas.playouts.Playouts` as Veletas's, with
+    ``stones`` (Light's and Dark's at the end) in place of ``claims``.
+
+    Every turn is a uniform choice among the legal moves. Game ``i`` uses the
+    random stream of ``(seed, i)``, so the result is the same for any
+    ``threads`` (None: every core) and on the reference
+    (:func:`veletas.meridians.reference.playouts`). Games start at the start
+    of ``size`` (with ``pie``), or from ``start`` (a ``Board`` or a position
+    string). The games are played in the native core with the GIL released.
+
+    >>> from veletas import meridians
+    >>> games = meridians.playouts(1000, size="5-6", seed=3)
+    >>> games.stones.shape, games.first_player_win_rate().rate > 0
+    ((1000, 2), True)
+    >>> again = meridians.playouts(1000, size="5-6", seed=3, threads=1)
+    >>> bool((again.winner == games.winner).all())
+    True
+
+    :raises InvalidRulesError: for an unknown size, a non-bool ``pie``, or a
+        ``start`` board of other rules.
+    :raises InvalidFenError: for a ``start`` position string that is refused.
+    :raises ValueError: for a negative ``n_games``, a seed outside 0 .. 2**64 - 1,
+        or ``threads`` below 1.
+    :raises TypeError: for arguments of the wrong type.
+    """
+    backend = "rust" if IMPLEMENTATION == "rust" else "python"
+    return _play(
+        backend, n_games, size=size, pie=pie, start=start, seed=seed, threads=threads, record=record
+    )
+
+
+def reference_playouts(
+    n_games: int,
+    *,
+    size: str = "6-7",
+    pie: bool = False,
+    start: Any = None,
+    seed: int = 0,
+    record: bool = False,
+) -> Playouts:
+    """:func:`veletas.meridians.playouts` on the reference, one game after
+    another on one thread: the same games for the same seed.
+
+    :raises InvalidRulesError: for an unknown size or a non-bool ``pie``.
+    :raises ValueError: for a negative ``n_games`` or a seed out of range.
+    """
+    return _play("python", n_games, size=size, pie=pie, start=start, seed=seed, record=record)

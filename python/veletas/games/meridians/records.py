@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from veletas import games
 from veletas.errors import InvalidRecordError
 from veletas.games.meridians.types import SIZES, Color, Rules
 
@@ -32,9 +33,14 @@ def rules_of(tags: dict[str, str]) -> Rules:
 
 def new_board(rules: Rules, start: str | None) -> Any:
     """A board of ``rules`` at ``start`` (default: the start of the game)."""
-    from veletas import meridians
+    return (
+        games.get("meridians").api().Board(start, size=None if start else rules.size, pie=rules.pie)
+    )
 
-    return meridians.Board(start, size=None if start else rules.size, pie=rules.pie)
+
+def board_rules(board: Any) -> Rules:
+    """The rules a record of ``board`` writes."""
+    return Rules(board.size, board.pie)
 
 
 def required_tags(tags: dict[str, tuple[int, str]]) -> list[str]:

@@ -33,13 +33,26 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from veletas import DecisionState
+from veletas import games as _games
 from veletas.errors import IllegalMoveError
 from veletas.games.veletas.types import Phase, Rules, square_name
 from veletas.rng import Rng
 
 if TYPE_CHECKING:
-    from veletas import Board, Move
+    from veletas._veletas import Board, DecisionState, Move
+
+
+def _api() -> Any:
+    """The public package of Veletas: the engine selected."""
+    return _games.get("veletas").api()
+
+
+def __getattr__(name: str) -> Any:
+    # DecisionState: the selected engine's (``veletas.DecisionState``).
+    if name == "DecisionState":
+        return _api().DecisionState
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "OBSERVATION_PLANES",
@@ -231,16 +244,15 @@ def new_state(
 
     :raises InvalidRulesError: for bad rules.
     """
-    import veletas
-
-    board = veletas.Board(
+    board = _api().Board(
         variant=variant,
         setup_rule=setup_rule,
         shooters_block=shooters_block,
         size=size,
         shooters=shooters,
     )
-    return DecisionState(board)
+    state: DecisionState = _api().DecisionState(board)
+    return state
 
 
 OPENSPIEL_PARAMETERS: dict[str, Any] = {
@@ -304,9 +316,7 @@ def _move_type(board: Board) -> Any:
 
     if isinstance(board, _veletas.Board):
         return _veletas.Move
-    from veletas.reference import Move
-
-    return Move
+    return _games.get("veletas").reference().Move
 
 
 def move_to_actions(move: Move, board: Board) -> list[int]:
@@ -434,10 +444,8 @@ def random_game(
     >>> board.is_game_over()
     True
     """
-    import veletas
-
     if start is None:
-        board = veletas.Board(
+        board = _api().Board(
             variant=variant,
             size=size,
             shooters=shooters,
@@ -446,10 +454,11 @@ def random_game(
         )
     else:
         board = start.copy()
-    state = DecisionState(board)
+    state = _api().DecisionState(board)
     agent = RandomAgent(seed, index)
     while not state.is_terminal():
         move = state.apply(agent.choose(state.legal_actions()))
         if move is not None:
             board.push(move)
-    return board
+    played: Board = board
+    return played

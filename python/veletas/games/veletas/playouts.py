@@ -10,16 +10,23 @@ encoding, ``"uniform"`` is uniform over the legal moves of each position
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from veletas.errors import InvalidRulesError
-from veletas.games.veletas.types import SETUP_RULES, VARIANTS, Rules
-
-if TYPE_CHECKING:
-    from veletas.playouts import PlayoutJob, Playouts
-    from veletas.records import GameRecord
+from veletas import _checks
+from veletas import games as _games
+from veletas._implementation import IMPLEMENTATION
+from veletas.errors import DatasetError, InvalidRulesError
+from veletas.games.veletas.reference.playouts import (
+    KIND_SHOOTER,
+    KIND_STONE,
+    KIND_SWAP,
+    run_games,
+)
+from veletas.games.veletas.types import SETUP_RULES, SQUARE_NAMES, VARIANTS, Rules
+from veletas.playouts import PlayoutJob, Playouts, check_run
+from veletas.records import GameRecord
 
 __all__ = [
     "COLUMNS",
@@ -35,6 +42,8 @@ __all__ = [
     "encode_moves",
     "final_columns",
     "make_job",
+    "playouts",
+    "reference_playouts",
     "run",
 ]
 
@@ -47,8 +56,6 @@ MOVE_DTYPE = np.dtype(
     [("kind", np.int8), ("origin", np.int8), ("destination", np.int8), ("target", np.int8)]
 )
 """One recorded move: its kind and public squares (``rank * 10 + file``), -1 where none."""
-KIND_STONE, KIND_SHOOTER, KIND_SWAP = 0, 1, 2
-"""The kinds of a recorded move: a stone or shot, a shooter placement, the swap."""
 COLORS = ("black", "white")
 """The colours by index, as the summary names them."""
 MOVE_CODES = "int32: kind << 24 | origin << 16 | destination << 8 | target"
@@ -62,9 +69,7 @@ def engine(backend: str) -> Any:
         from veletas import _veletas
 
         return _veletas
-    import veletas.reference
-
-    return veletas.reference
+    return _games.get(GAME).reference()
 
 
 def make_job(
@@ -91,8 +96,6 @@ def make_job(
         ``threads`` below 1.
     :raises TypeError: for arguments of the wrong type.
     """
-    from veletas.playouts import PlayoutJob, check_run
-
     if not isinstance(policy, str) or policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}; expected 'micro' or 'uniform'")
     seed, threads, record = check_run(seed, threads, record, backend)
@@ -186,8 +189,6 @@ def run(job: PlayoutJob, first_game: int, n_games: int) -> dict[str, np.ndarray]
             job.start, threads=job.threads, **arguments
         )
         return result
-    from veletas.games.veletas.reference.playouts import run_games
-
     return run_games(job.start, **arguments)
 
 
@@ -257,7 +258,6 @@ def columns_summary(games: Playouts) -> dict[str, Any]:
 
 def record(games: Playouts, i: int, moves: list[Any]) -> GameRecord:
     """Game ``i`` as a game record; its tags name the run's seed and game index."""
-    from veletas.records import GameRecord
 
     player = f"{games.policy} playout"
     start = None if games.start == start_of_game(games.rules, games.backend) else games.start
@@ -304,7 +304,6 @@ def decode_moves(codes: Any) -> np.ndarray:
 
     :raises DatasetError: for a code out of range.
     """
-    from veletas.errors import DatasetError
 
     values = np.asarray(codes, dtype=np.int64)
     if values.size and (values.min() < 0 or values.max() >= 2**31):
@@ -329,7 +328,6 @@ def code_text(code: int) -> str:
     >>> code_text(0x22254D), code_text(0x1FFFF22)
     ('e4-h4/h8', '*e4')
     """
-    from veletas.games.veletas.types import SQUARE_NAMES
 
     kind, origin, destination, target = (
         code >> 24,
@@ -350,3 +348,161 @@ def final_columns(board: Any) -> dict[str, tuple[int, int]]:
     """The game's own columns of one finished game, from its final board."""
     score = board.claims
     return {"claims": (score.black, score.white)}
+
+
+def rules_text(rules: Rules) -> str:
+    """The rules in words, for the summary table of ``veletas playout``."""
+    block = ", shooters block" if rules.shooters_block else ""
+    return (
+        f"{rules.variant} ({rules.size}x{rules.size}, {rules.shooters} shooters, "
+        f"{rules.setup_rule}{block})"
+    )
+
+
+def summary_lines(games: Playouts) -> list[str]:
+    """The game's rows of the summary table: the final claims."""
+    n = len(games)
+    lines = ["final claims  black-white  games"]
+    counts = sorted(claim_counts(games).items())
+    most = max((count for _, count in counts), default=1)
+    for (black, white), count in counts:
+        bar = "#" * max(1, round(30 * count / most))
+        lines.append(f"              {black}-{white}  {count:>12,}  {count / n:6.1%}  {bar}")
+    return lines
+
+
+SUMMARY_METHODS = {"claim_counts": claim_counts}
+"""The game's own summaries, read as methods of its Playouts."""
+
+
+def _play(
+    backend: str,
+    n_games: int,
+    *,
+    variant: str = "standard",
+    size: int | None = None,
+    shooters: int | None = None,
+    setup_rule: str = "perimeter",
+    shooters_block: bool = False,
+    start: Any = None,
+    seed: int = 0,
+    threads: int | None = None,
+    policy: str = "micro",
+    record: bool = False,
+) -> Playouts:
+    n_games = _checks.count(n_games)
+    job = make_job(
+        variant=variant,
+        size=size,
+        shooters=shooters,
+        setup_rule=setup_rule,
+        shooters_block=shooters_block,
+        start=start,
+        seed=seed,
+        threads=threads,
+        policy=policy,
+        record=record,
+        backend=backend,
+    )
+    return job.run(0, n_games)
+
+
+def playouts(
+    n_games: int,
+    *,
+    variant: str = "standard",
+    size: int | None = None,
+    shooters: int | None = None,
+    setup_rule: str = "perimeter",
+    shooters_block: bool = False,
+    start: Any = None,
+    seed: int = 0,
+    threads: int | None = None,
+    policy: str = "micro",
+    record: bool = False,
+) -> Playouts:
+    """Play ``n_games`` random games and return them as numpy arrays.
+
+    Without ``start``, every game begins at the start of ``variant`` (with
+    ``size`` and ``shooters`` overriding it, and the two rule options). With
+    ``start`` (a ``Board``, or a position string read under the given rule
+    options), every game begins from that position; the rule options must
+    then be left at their defaults or agree with it. A board's move stack
+    tells whether the pie swap was played; a position string has no history,
+    so its games count a swap only when they play one. A finished position
+    gives finished games at once, with its winner and no plies.
+
+    Game ``i`` uses the random stream of ``(seed, i)``, so the result is the
+    same for any ``threads`` (None: every core). ``policy="micro"`` is
+    uniform at every decision of the micro-decision encoding;
+    ``policy="uniform"`` is uniform over the legal moves of each position.
+    With ``record=True`` every game's moves are kept too (:attr:`Playouts.moves`).
+
+    The games are played in the native core with the GIL released.
+
+    >>> import veletas
+    >>> board = veletas.Board("7/2x4/7/1s5/7/o1s2s1/7 b play 3")
+    >>> games = veletas.playouts(50, start=board, policy="uniform")
+    >>> bool((games.claims.max(axis=1) >= 2).all())  # every game ends with a winner
+    True
+
+    :raises ValueError: for a negative ``n_games``, an unknown policy, a seed
+        outside 0 .. 2**64 - 1, or ``threads`` below 1.
+    :raises InvalidRulesError: for an unknown variant or bad rules, or rule
+        options that disagree with ``start``.
+    :raises InvalidFenError: for a ``start`` position string that is refused.
+    :raises TypeError: for arguments of the wrong type.
+    """
+    return _play(
+        "rust" if IMPLEMENTATION == "rust" else "python",
+        n_games,
+        variant=variant,
+        size=size,
+        shooters=shooters,
+        setup_rule=setup_rule,
+        shooters_block=shooters_block,
+        start=start,
+        seed=seed,
+        threads=threads,
+        policy=policy,
+        record=record,
+    )
+
+
+def reference_playouts(
+    n_games: int,
+    *,
+    variant: str = "standard",
+    size: int | None = None,
+    shooters: int | None = None,
+    setup_rule: str = "perimeter",
+    shooters_block: bool = False,
+    start: Any = None,
+    seed: int = 0,
+    threads: int | None = None,
+    policy: str = "micro",
+    record: bool = False,
+) -> Playouts:
+    """Play ``n_games`` random games in pure Python; see :func:`veletas.playouts`.
+
+    :raises ValueError: for a negative ``n_games``, an unknown policy, a seed
+        outside 0 .. 2**64 - 1, or ``threads`` below 1.
+    :raises InvalidRulesError: for an unknown variant or bad rules, or rule
+        options that disagree with ``start``.
+    :raises InvalidFenError: for a ``start`` position string that is refused.
+    :raises TypeError: for arguments of the wrong type.
+    """
+    return _play(
+        "python",
+        n_games,
+        variant=variant,
+        size=size,
+        shooters=shooters,
+        setup_rule=setup_rule,
+        shooters_block=shooters_block,
+        start=start,
+        seed=seed,
+        threads=threads,
+        policy=policy,
+        record=record,
+    )

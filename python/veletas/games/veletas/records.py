@@ -7,15 +7,19 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from veletas import games
 from veletas.errors import InvalidRecordError, VeletasError
+from veletas.games.veletas.options import RULES
 from veletas.games.veletas.types import SETUP_RULES, VARIANTS, Color, Rules
 
 GAME = "Veletas"
 """The value of the ``[Game]`` tag (which Veletas records may leave out)."""
 PLAYERS = ("Black", "White")
 """The tags naming who held each colour, colour 0 first."""
-RULE_TAGS = ("Variant", "Size", "Shooters", "SetupRule", "ShootersBlock")
-"""The rule tags every written record has, in this order."""
+RULE_TAGS = tuple(option.tag for option in RULES if option.tag is not None)
+"""The rule tags every written record has, in the order of the options."""
+_SWITCHES = {option.tag: option.name for option in RULES if option.switch and option.tag}
+"""The tags of the options that are on or off (``true`` or ``false``)."""
 
 Fail = Callable[[int, str], InvalidRecordError]
 
@@ -27,7 +31,7 @@ def rule_tags(rules: Rules) -> dict[str, str]:
         "Size": str(rules.size),
         "Shooters": str(rules.shooters),
         "SetupRule": rules.setup_rule,
-        "ShootersBlock": "true" if rules.shooters_block else "false",
+        **{tag: "true" if getattr(rules, name) else "false" for tag, name in _SWITCHES.items()},
     }
 
 
@@ -39,7 +43,7 @@ def rules_of(tags: dict[str, str]) -> Rules:
         size=_number("Size", tags.get("Size", str(size))),
         shooters=_number("Shooters", tags.get("Shooters", str(shooters))),
         setup_rule=tags.get("SetupRule", "perimeter"),
-        shooters_block=tags.get("ShootersBlock", "false") == "true",
+        **{name: tags.get(tag, "false") == "true" for tag, name in _SWITCHES.items()},
     )
 
 
@@ -61,15 +65,23 @@ def _number(name: str, text: str) -> int:
 
 def new_board(rules: Rules, start: str | None) -> Any:
     """A board of ``rules`` at ``start`` (default: the start of the game)."""
-    import veletas
-
-    return veletas.Board(
-        start,
-        size=rules.size,
-        shooters=rules.shooters,
-        setup_rule=rules.setup_rule,
-        shooters_block=rules.shooters_block,
+    return (
+        games.get("veletas")
+        .api()
+        .Board(
+            start,
+            size=rules.size,
+            shooters=rules.shooters,
+            setup_rule=rules.setup_rule,
+            shooters_block=rules.shooters_block,
+        )
     )
+
+
+def board_rules(board: Any) -> Rules:
+    """The rules a record of ``board`` writes."""
+    rules: Rules = board.rules
+    return rules
 
 
 def required_tags(tags: dict[str, tuple[int, str]]) -> list[str]:
@@ -100,9 +112,12 @@ def tag_rules(tags: dict[str, tuple[int, str]], fail: Fail) -> Rules:
         if not _DIGITS.fullmatch(text):
             raise fail(line, f"bad tag {tag(name, text)}: expected a number of digits 0-9")
         numbers[name] = int(text)
-    block_line, block = value("ShootersBlock", "false")
-    if block not in ("true", "false"):
-        raise fail(block_line, f"bad tag {tag('ShootersBlock', block)}: expected true or false")
+    switches: dict[str, Any] = {}
+    for switch, name in _SWITCHES.items():
+        line, text = value(switch, "false")
+        if text not in ("true", "false"):
+            raise fail(line, f"bad tag {tag(switch, text)}: expected true or false")
+        switches[name] = text == "true"
     setup_line, setup_rule = value("SetupRule", "perimeter")
     if setup_rule not in SETUP_RULES:
         raise fail(
@@ -118,7 +133,7 @@ def tag_rules(tags: dict[str, tuple[int, str]], fail: Fail) -> Rules:
             size=numbers["Size"],
             shooters=numbers["Shooters"],
             setup_rule=setup_rule,
-            shooters_block=block == "true",
+            **switches,
         )
     except VeletasError as error:
         raise fail(value("Shooters", "")[0], f"bad tag [Shooters]: {error}") from None

@@ -23,6 +23,7 @@ import io
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from veletas import games as _games
 from veletas._checks import ascii_int
 from veletas.errors import IllegalMoveError, InvalidRulesError
 from veletas.games.veletas.types import (
@@ -106,7 +107,7 @@ class VeletasWeb:
     def new_board(
         self, options: Mapping[str, str], position: str | None
     ) -> tuple[Any, dict[str, Any]]:
-        import veletas
+        veletas = _api()
 
         known = {field["name"] for field in self.fields()}
         for name in options:
@@ -276,7 +277,7 @@ class VeletasWeb:
         return {"prompt": "click a shooter to move it, or to shoot with it", "next": root}
 
     def explain(self, board: Any, clicks: list[str]) -> str:
-        import veletas
+        veletas = _api()
 
         if board.is_game_over():
             return "the game is over"
@@ -352,16 +353,21 @@ class VeletasWeb:
     def make_bot(
         self, seconds: float | None, iterations: int | None, seed: int, max_nodes: int
     ) -> Any:
-        import veletas
+        veletas = _api()
 
         return veletas.MctsBot(
             seconds=seconds, iterations=iterations, seed=seed, max_nodes=max_nodes
         )
 
 
+def _api() -> Any:
+    """The public package of Veletas: the engine selected."""
+    return _games.get("veletas").api()
+
+
 def _move_type(board: Any) -> Any:
-    import veletas
-    from veletas import reference
+    veletas = _api()
+    reference = _games.get("veletas").reference()
 
     return reference.Move if isinstance(board, reference.Board) else veletas.Move
 

@@ -12,7 +12,7 @@ public name.
 
 from __future__ import annotations
 
+from veletas.games.meridians.playouts import reference_playouts as playouts
 from veletas.games.meridians.reference import Board, LegalMoves, Move
-from veletas.games.meridians.reference.playouts import playouts
 
 __all__ = ["Board", "LegalMoves", "Move", "playouts"]

@@ -26,6 +26,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterator
 
+from veletas import games as _games
 from veletas.errors import IllegalMoveError, InvalidMoveError, InvalidRulesError
 from veletas.games.meridians.reference.fen import Position, format_fen, parse_fen
 from veletas.games.meridians.reference.geometry import geometry
@@ -115,9 +116,7 @@ class Board:
 
     def _repr_svg_(self) -> str:
         """The board as SVG, for Jupyter (:func:`veletas.svg.board`)."""
-        from veletas import svg
-
-        return svg.board(self, lastmove=self.peek() if self._stack else None)
+        return _games.game_of(self).draw(self, lastmove=self.peek() if self._stack else None)
 
     def __str__(self) -> str:
         geo = self._geo

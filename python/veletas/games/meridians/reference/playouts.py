@@ -15,33 +15,21 @@ from typing import Any
 
 import numpy as np
 
-from veletas._checks import count
-from veletas.games.meridians.playouts import KEEP, SWAP, make_job
+from veletas import games as _games
 from veletas.games.meridians.reference.board import Board
 from veletas.games.meridians.reference.move import Move
 from veletas.rng import Rng
 
-__all__ = ["playouts", "run_games"]
+__all__ = ["KEEP", "SWAP", "playouts", "run_games"]
+
+SWAP, KEEP = -1, -2
+"""The records of ``swap`` and ``keep``."""
 
 
-def playouts(
-    n_games: int,
-    *,
-    size: str = "6-7",
-    pie: bool = False,
-    start: Any = None,
-    seed: int = 0,
-    record: bool = False,
-) -> Any:
-    """:func:`veletas.meridians.playouts` on the reference, one game after
-    another on one thread: the same games for the same seed.
-
-    :raises InvalidRulesError: for an unknown size or a non-bool ``pie``.
-    :raises ValueError: for a negative ``n_games`` or a seed out of range.
-    """
-    n_games = count(n_games)
-    job = make_job(size=size, pie=pie, start=start, seed=seed, record=record, backend="python")
-    return job.run(0, n_games)
+def playouts(n_games: int, **options: Any) -> Any:
+    """:func:`veletas.meridians.playouts` on the reference (the room's
+    ``reference_playouts``)."""
+    return _games.get("meridians").playouts.reference_playouts(n_games, **options)
 
 
 def _record(move: Move) -> int:

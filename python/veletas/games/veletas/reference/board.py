@@ -15,6 +15,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterator
 
+from veletas import games as _games
 from veletas.errors import IllegalMoveError
 from veletas.games.veletas.reference.claims import STONE_LETTERS, claimant
 from veletas.games.veletas.reference.fen import EMPTY, Position, format_fen, parse_fen
@@ -148,9 +149,8 @@ class Board:
     def _repr_svg_(self) -> str:
         """The picture of the position for Jupyter, last move marked
         (:func:`veletas.svg.board`)."""
-        from veletas import svg
-
-        return svg.board(self, lastmove=self._stack[-1][0] if self._stack else None)
+        last = self._stack[-1][0] if self._stack else None
+        return _games.game_of(self).draw(self, lastmove=last)
 
     @property
     def rules(self) -> Rules:

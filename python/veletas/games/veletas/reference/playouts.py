@@ -27,56 +27,32 @@ from typing import Any
 
 import numpy as np
 
-from veletas._checks import count
+from veletas import games as _games
 from veletas.games.veletas.reference.board import Board
 from veletas.games.veletas.reference.decision import DecisionState, reach_after_move
 from veletas.games.veletas.reference.geometry import geometry
 from veletas.games.veletas.reference.move import Move
 from veletas.games.veletas.types import Phase, Piece
-from veletas.playouts import KIND_SHOOTER, KIND_STONE, KIND_SWAP, PlayoutJob, Playouts
 from veletas.rng import Rng
 
-__all__ = ["play_game", "playouts", "run_games", "uniform_move"]
+__all__ = [
+    "KIND_SHOOTER",
+    "KIND_STONE",
+    "KIND_SWAP",
+    "play_game",
+    "playouts",
+    "run_games",
+    "uniform_move",
+]
+
+KIND_STONE, KIND_SHOOTER, KIND_SWAP = 0, 1, 2
+"""The kinds of a recorded move: a stone or shot, a shooter placement, the swap."""
 
 
-def playouts(
-    n_games: int,
-    *,
-    variant: str = "standard",
-    size: int | None = None,
-    shooters: int | None = None,
-    setup_rule: str = "perimeter",
-    shooters_block: bool = False,
-    start: Any = None,
-    seed: int = 0,
-    threads: int | None = None,
-    policy: str = "micro",
-    record: bool = False,
-) -> Playouts:
-    """Play ``n_games`` random games in pure Python; see :func:`veletas.playouts`.
-
-    :raises ValueError: for a negative ``n_games``, an unknown policy, a seed
-        outside 0 .. 2**64 - 1, or ``threads`` below 1.
-    :raises InvalidRulesError: for an unknown variant or bad rules, or rule
-        options that disagree with ``start``.
-    :raises InvalidFenError: for a ``start`` position string that is refused.
-    :raises TypeError: for arguments of the wrong type.
-    """
-    n_games = count(n_games)
-    job = PlayoutJob.make(
-        variant=variant,
-        size=size,
-        shooters=shooters,
-        setup_rule=setup_rule,
-        shooters_block=shooters_block,
-        start=start,
-        seed=seed,
-        threads=threads,
-        policy=policy,
-        record=record,
-        backend="python",
-    )
-    return job.run(0, n_games)
+def playouts(n_games: int, **options: Any) -> Any:
+    """Play ``n_games`` random games in pure Python; see :func:`veletas.playouts`
+    (the reference's, as the room's ``reference_playouts``)."""
+    return _games.get("veletas").playouts.reference_playouts(n_games, **options)
 
 
 def run_games(

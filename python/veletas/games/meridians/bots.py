@@ -1,0 +1,21 @@
+"""What the bots (:mod:`veletas.bots`) need of Meridians: its native engines."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from veletas import _veletas
+
+__all__ = ["greedy_move", "mcts_player", "move_type", "random_move"]
+
+random_move = _veletas.meridians_random_move
+"""A uniformly random legal move of a position string."""
+greedy_move = _veletas.meridians_greedy_move
+"""The one-ply bot's move: the most own stones net of the opponent's."""
+mcts_player = _veletas.MeridiansMctsPlayer
+"""The native search."""
+
+
+def move_type() -> Any:
+    """The native ``Move``."""
+    return _veletas.MeridiansMove

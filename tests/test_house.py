@@ -1,0 +1,82 @@
+"""The house plan holds in the sources: generic modules reach into no game's
+room, and no modules import each other in a circle (:mod:`house`)."""
+
+from __future__ import annotations
+
+import house
+
+
+def test_generic_modules_reach_into_no_room() -> None:
+    found = house.all_reaches()
+    assert [str(reach) for reach in found] == [], f"{len(found)} reaches into a room"
+
+
+def test_no_modules_import_each_other_in_a_circle() -> None:
+    found = house.circles(house.import_graph())
+    assert found == [], f"{len(found)} import circles: {found}"
+
+
+def test_the_faces_are_imported_by_no_module_below_them() -> None:
+    # A face imports only downwards (``veletas`` its ``veletas.meridians``).
+    graph = house.import_graph()
+    wrong = sorted(
+        (name, target)
+        for name, targets in graph.items()
+        for target in targets
+        if target in house.FACES and not (name in house.FACES and target.startswith(name + "."))
+    )
+    assert wrong == []
+
+
+def test_each_reference_engine_is_a_leaf() -> None:
+    graph = house.import_graph()
+    # The generic leaves, and the registry (the door to a room, which imports
+    # no room itself).
+    leaves = {"veletas.errors", "veletas.rng", "veletas._checks", "veletas.games"}
+    assert house.import_graph()["veletas.games"] <= {"veletas.rules_options"}
+    assert house.import_graph()["veletas.rules_options"] <= {"veletas.errors"}
+    for name, targets in graph.items():
+        parts = name.split(".")
+        if parts[:2] != ["veletas", "games"] or "reference" not in parts:
+            continue
+        game = ".".join(parts[:3])
+        allowed = {f"{game}.types", *leaves}
+        outside = sorted(
+            t for t in targets if not t.startswith(f"{game}.reference") and t not in allowed
+        )
+        assert outside == [], f"{name} imports {outside}"
+
+
+def test_the_walk_sees_each_kind_of_reach() -> None:
+    # The counts above are only as good as the walk: each kind is found.
+    import ast
+
+    known = house.modules()
+    source = '''
+import veletas
+from veletas.games.meridians import types
+if game == "meridians": pass
+ENGINES = {"veletas": 1}
+ENGINE = ENGINES["meridians"]
+CHOICES = ("veletas", "meridians")
+path = f"veletas.games.{name}.playouts"
+def f(game: str = "veletas") -> None:
+    """A docstring naming veletas.games.veletas.svg."""
+'''
+    kinds = [r.kind for r in house.reaches("veletas.example", ast.parse(source), known)]
+    assert sorted(kinds) == sorted(
+        [
+            "imports",
+            "imports",
+            "compares with",
+            "keys a table by",
+            "looks up by",
+            "lists",
+            "builds a module path",
+        ]
+    )
+
+
+def test_the_walk_finds_a_circle_through_a_deferred_import() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert house.circles(graph) == [["a", "b", "c"]]
