@@ -69,6 +69,7 @@ function render(state) {
   page.game = state;
   document.title = `${state.title} · veletas`;
   $("title").textContent = state.title;
+  $("move-input").placeholder = `a move: ${gameInfo(state.game).move_example}`;
   $("board").innerHTML = state.view.svg;
   $("board").classList.toggle("playable", Boolean(state.view.clicks));
   page.clicks = [];
@@ -288,8 +289,10 @@ async function click(name) {
 }
 
 async function refuse(name) {
-  const element = $("board").querySelector(`[data-square="${CSS.escape(name)}"]`);
-  if (element) element.classList.add("refused");
+  // Every element of the square: a stone may carry its name too.
+  for (const element of $("board").querySelectorAll(`[data-square="${CSS.escape(name)}"]`)) {
+    element.classList.add("refused");
+  }
   try {
     const body = { clicks: [...page.clicks, name], ply: page.game.view.ply };
     const answer = await api("POST", gamePath("/explain"), body);
@@ -398,6 +401,7 @@ function fillForm(params) {
 
 function buildFields(params) {
   const game = gameInfo($("game").value);
+  $("load-text").placeholder = `${game.position_example}   or   a game record: [Tag "value"] ...`;
   const box = $("fields");
   box.replaceChildren();
   for (const field of game.fields) {
