@@ -153,7 +153,7 @@ class MeridiansWeb:
         elif phase is Phase.OPEN:
             detail = f"{turn} places its first stone anywhere"
         else:
-            detail = f"{turn} places a stone where, along some line, the nearest stone is {turn}'s"
+            detail = f"{turn} places a stone where a line's nearest stone is {turn}'s"
         stones = board.stones
         light, dark = self.colours
         return {

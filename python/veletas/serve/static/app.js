@@ -401,7 +401,7 @@ function fillForm(params) {
 
 function buildFields(params) {
   const game = gameInfo($("game").value);
-  $("load-text").placeholder = `${game.position_example}   or   a game record: [Tag "value"] ...`;
+  $("load-text").placeholder = `${game.position_example}   or a game record`;
   const box = $("fields");
   box.replaceChildren();
   for (const field of game.fields) {
