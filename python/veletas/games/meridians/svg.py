@@ -13,10 +13,10 @@ designer's and Ludii's boards.
 
 Every point is an element with the class ``point`` and a ``data-square``
 attribute holding its name (``data-square="e5"``), see-through and drawn
-over the stones and marks, so that a page can make it clickable. Stones are ``stone light`` and ``stone dark``; the last
-placement adds ``lastmove target``, and each point its removals emptied a
-``lastmove removed`` cross; coordinates are ``coord file`` and ``coord
-rank`` text.
+over the stones and marks, so that a page can make it clickable. Stones
+are ``stone light`` and ``stone dark``; the last placement adds ``lastmove
+target``, and each point its removals emptied a ``lastmove removed``
+cross; coordinates are ``coord file`` and ``coord rank`` text.
 """
 
 from __future__ import annotations
