@@ -694,3 +694,19 @@ def test_meridians_from_a_position_and_a_record_and_watched(ui: Ui) -> None:
     assert state["options"] == {"size": "5-6", "pie": True}
     assert ui.page.is_disabled("#undo")
     ui.shot("watched")
+
+
+def test_the_status_names_the_player_to_act_not_the_colours_holder(ui: Ui) -> None:
+    # Under the pie rule the first player, here the bot, places Dark's first
+    # stone: it is Dark's stone, but the bot's turn, though you will hold Dark.
+    start = "6/7/8/9/10/4x5/9/8/7/6 d open"
+    ui.open(f"?game=meridians&position={start.replace(' ', '+')}&pie=true&seat=dark&seconds=30")
+    ui.page.wait_for_function(
+        "() => document.getElementById('status').classList.contains('thinking')"
+    )
+    assert status(ui).startswith("Dark to play (mcts (30 s))")
+    assert "dark's first stone" in status(ui)
+    ui.page.click("#stop")
+    state = settled(ui)
+    assert state["view"]["status"]["phase"] == "pie"
+    assert status(ui).startswith("Dark to play (you)")

@@ -136,7 +136,9 @@ function renderStatus() {
     const how = view.resigned ? " (the other side resigned)" : "";
     parts.push(`${capital(view.winner)} (${view.players[view.winner]}) wins${how}`);
   } else if (view.to_act) {
-    const who = view.to_act === "human" ? "you" : view.players[status.turn];
+    // The seat to act, not the colour: under a pie rule one player may place
+    // the other colour's stone.
+    const who = view.to_act === "human" ? "you" : state.bot.name;
     parts.push(`${capital(status.turn)} to play (${who})`);
     parts.push(`${status.phase}: ${status.detail}`);
   } else {
