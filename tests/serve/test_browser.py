@@ -608,9 +608,11 @@ def test_meridians_refusals_undo_flip_and_hint(ui: Ui) -> None:
     ui.page.click(f'#board .point[data-square="{reply}"]')
     ui.page.wait_for_function("() => document.getElementById('message').textContent !== ''")
     assert ui.page.inner_text("#message") == f"{reply.capitalize()} is not empty."
-    assert "refused" in (
-        ui.page.get_attribute(f'#board .point[data-square="{reply}"]', "class") or ""
-    )
+    # The refused point stays marked when the page draws the same position again.
+    ui.page.eval_on_selector("#board svg", "svg => { svg.dataset.old = 'yes'; }")
+    ui.page.keyboard.press("End")
+    ui.page.wait_for_function("() => !document.querySelector('#board svg').dataset.old")
+    assert highlighted(ui, "refused") == {reply}
     neighbour = next(name for name in ("e6", "e4", "d5") if name != reply)
     ui.page.click(f'#board .point[data-square="{neighbour}"]')
     ui.page.wait_for_function(

@@ -19,6 +19,7 @@ const page = {
   ply: null, // the ply shown; null follows the end of the game
   flipped: false,
   clicks: [], // the clicks of the move being made
+  refused: null, // the square of the last refused click, marked until the next click
   node: null, // where those clicks lead in the click tree
   socket: null,
   refreshing: null,
@@ -64,8 +65,9 @@ function capital(text) {
 
 function render(state) {
   const previous = page.game;
-  const keep = previous && previous.view.fen === state.view.fen && previous.view.ply === state.view.ply
-    ? page.clicks.slice() : [];
+  const same = previous && previous.view.fen === state.view.fen && previous.view.ply === state.view.ply;
+  const keep = same ? page.clicks.slice() : [];
+  if (!same) page.refused = null;
   page.game = state;
   document.title = `${state.title} · veletas`;
   $("title").textContent = state.title;
@@ -101,7 +103,7 @@ function highlight() {
     const name = element.dataset.square;
     element.classList.toggle("target", name in next && !page.clicks.includes(name));
     element.classList.toggle("selected", page.clicks.includes(name));
-    element.classList.remove("refused");
+    element.classList.toggle("refused", name === page.refused);
   }
   const squares = new Set([...squareElements()].map((e) => e.dataset.square));
   const choices = $("choices");
@@ -280,6 +282,7 @@ async function click(name) {
     refuse(name);
     return;
   }
+  page.refused = null;
   say("");
   if (typeof next === "string") {
     await play(next);
@@ -291,10 +294,9 @@ async function click(name) {
 }
 
 async function refuse(name) {
-  // Every element of the square: a stone may carry its name too.
-  for (const element of $("board").querySelectorAll(`[data-square="${CSS.escape(name)}"]`)) {
-    element.classList.add("refused");
-  }
+  // Every element of the square is marked: a stone may carry its name too.
+  page.refused = name;
+  highlight();
   try {
     const body = { clicks: [...page.clicks, name], ply: page.game.view.ply };
     const answer = await api("POST", gamePath("/explain"), body);
@@ -569,6 +571,7 @@ function bind() {
     } else if (event.key === "Escape" && page.clicks.length) {
       page.clicks = [];
       page.node = page.game.view.clicks;
+      page.refused = null;
       say("");
       highlight();
     }
