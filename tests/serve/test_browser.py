@@ -667,11 +667,10 @@ def test_meridians_from_a_position_and_a_record_and_watched(ui: Ui) -> None:
     ui.page.click("#new-game")
     assert web.position_example in (ui.page.get_attribute("#load-text", "placeholder") or "")
     ui.page.fill("#load-text", web.position_example)
+    first = game_id(ui)
     ui.page.click("#start")
-    ui.page.wait_for_url("**/?id=*")
-    ui.page.wait_for_function(
-        "() => document.getElementById('status').textContent.includes('open:')"
-    )
+    ui.page.wait_for_url(lambda url: parse_qs(urlsplit(url).query).get("id") not in (None, [first]))
+    ui.page.wait_for_selector("#board svg [data-square]")
     state = api_state(ui)
     assert state["start"] == web.position_example
     assert state["options"]["size"] == "5-6"  # the position string's size

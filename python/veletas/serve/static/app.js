@@ -229,13 +229,23 @@ function drawHint(hint) {
     const rank = hint.moves.length - reversed;
     const points = move.squares.map(centreOf).filter(Boolean);
     if (!points.length) return;
-    const size = points[0].size;
+    // Small squares (the points of a lattice) get badges no smaller than 44 pixels' worth.
+    const size = Math.max(points[0].size, 44);
     if (points.length > 1) {
       const line = document.createElementNS(SVG_NS, "polyline");
       line.setAttribute("class", "hint-line");
       line.setAttribute("points", points.map((p) => `${p.x},${p.y}`).join(" "));
       line.setAttribute("stroke-width", String(size * (rank === 1 ? 0.12 : 0.07)));
       group.append(line);
+    } else {
+      // A move of one square (a placement): a ring around it.
+      const ring = document.createElementNS(SVG_NS, "circle");
+      ring.setAttribute("class", "hint-line");
+      ring.setAttribute("cx", String(points[0].x));
+      ring.setAttribute("cy", String(points[0].y));
+      ring.setAttribute("r", String(points[0].size * 0.45));
+      ring.setAttribute("stroke-width", String(size * (rank === 1 ? 0.08 : 0.05)));
+      group.append(ring);
     }
     const end = points[points.length - 1];
     const badge = document.createElementNS(SVG_NS, "g");
