@@ -92,7 +92,9 @@ def test_relative_links_lead_to_files(page: Path) -> None:
 
 def test_the_pictures_of_the_page_are_kept() -> None:
     readme = (DOCS.parent / "README.md").read_text()
+    # The page of each game.
     assert "docs/images/serve.png" in readme
-    for name in ("serve.png", "serve-hint.png"):
+    assert "docs/images/serve-meridians.png" in readme
+    for name in ("serve.png", "serve-meridians.png", "serve-new-game.png", "serve-hint.png"):
         assert (DOCS / "images" / name).read_bytes().startswith(b"\x89PNG")
         assert f"images/{name}" in (DOCS / "serve.md").read_text()

@@ -36,6 +36,8 @@ MODULES = [
     "veletas.svg",
     "veletas.games.veletas.svg",
     "veletas.games.veletas.web",
+    "veletas.games.meridians.web",
+    "veletas.serve.newgame",
     "veletas.serve.app",
     "veletas.games.veletas.reference.playouts",
 ]

@@ -44,6 +44,8 @@ class PointsGame:
     name = "points"
     title = "Points"
     colours = ("light", "dark")
+    move_example = "f7"
+    position_example = "7/8/9/10/11/12/12/11/10/9/8/7 l open"
 
     def fields(self) -> list[Any]:
         return [

@@ -16,7 +16,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import veletas
-from veletas import records
+from veletas import games, records
 from veletas.games.veletas.web import GAME
 
 from .conftest import Ui, wait_until
@@ -35,11 +35,10 @@ def api_state(ui: Ui) -> dict[str, Any]:
 
 
 def board_of(state: dict[str, Any]) -> Any:
-    board = veletas.Board(
-        state["start"],
-        setup_rule=state["options"]["setup_rule"],
-        shooters_block=state["options"]["shooters_block"],
-    )
+    """The board of a game's state, of whichever game it is, its moves on the stack."""
+    web = games.get(state["game"]).web_game()
+    options = {name: str(value) for name, value in state["options"].items()}
+    board, _ = web.new_board(options, state["start"])
     for text in state["moves"]:
         board.push_str(text)
     return board
@@ -87,7 +86,7 @@ def click(ui: Ui, name: str) -> None:
 
 def highlighted(ui: Ui, kind: str) -> set[str]:
     names: list[str] = ui.page.eval_on_selector_all(
-        f"#board .square.{kind}", "elements => elements.map(e => e.dataset.square)"
+        f"#board [data-square].{kind}", "elements => elements.map(e => e.dataset.square)"
     )
     return set(names)
 
@@ -478,3 +477,237 @@ def test_resign(ui: Ui, seat: str) -> None:
     )
     assert status(ui).startswith("White (mcts (0.02 s)) wins (the other side resigned)")
     assert ui.page.is_disabled("#resign")
+
+
+# -- Meridians -------------------------------------------------------------------
+
+
+def points_of(moves: Any) -> set[str]:
+    """The points of the placements among ``moves``."""
+    return {str(m) for m in moves if not (m.is_swap or m.is_keep)}
+
+
+def replay_final(path: Path) -> str:
+    """The last position ``veletas replay`` prints for the record at ``path``."""
+    replay = subprocess.run(
+        [sys.executable, "-m", "veletas.cli", "replay", str(path), "--all", "--no-color"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    positions = [line for line in replay.stdout.splitlines() if "position: " in line]
+    return positions[-1].split("position: ")[1]
+
+
+def test_a_whole_meridians_game_by_clicks_with_the_pie_rule(ui: Ui, tmp_path: Path) -> None:
+    ui.open("?game=meridians&size=5-6&pie=true&seat=dark&seconds=0.02&seed=4")
+    assert ui.page.inner_text("#title") == "Meridians"
+    assert ui.page.locator("#board .point[data-square]").count() == 80
+    state = settled(ui, beyond=1)
+    # The bot, the first player, placed a light stone and a dark one: the pie is yours.
+    assert state["view"]["status"]["phase"] == "pie"
+    assert state["view"]["status"]["score"] == {"light": 1, "dark": 1}
+    choices = ui.page.eval_on_selector_all("#choices button", "bs => bs.map(b => b.textContent)")
+    assert sorted(choices) == ["keep", "swap"]
+    assert highlighted(ui, "target") == set()
+    assert "swap" in ui.page.inner_text("#prompt").lower()
+    ui.shot("pie")
+    ui.page.click('#choices [data-choice="swap"]')
+    # You swapped: you hold Light, and Light moves next, so it is your turn again.
+    state = wait_until(lambda: len((s := api_state(ui))["moves"]) == 3 and s, "the swap")
+    assert state["moves"][2] == "swap"
+    assert state["view"]["players"] == {"light": "you", "dark": state["bot"]["name"]}
+    assert state["view"]["to_act"] == "human"
+    rng = random.Random(5)
+    while not state["over"]:
+        board = board_of(state)
+        ui.page.wait_for_function(
+            "plies => document.querySelectorAll('#moves li').length === plies + 1",
+            arg=len(board.move_stack),
+        )
+        # The points open to a placement are outlined; one click plays.
+        assert highlighted(ui, "target") == points_of(board.legal_moves)
+        move = rng.choice(list(board.legal_moves))
+        ui.page.click(f'#board .point[data-square="{move}"]')
+        state = settled(ui, beyond=len(board.move_stack))
+        assert state["moves"][len(board.move_stack)] == str(move)
+        if len(state["moves"]) in (9, 10):
+            ui.shot("play")
+    board = board_of(state)
+    assert board.is_game_over()
+    winner = str(board.winner)
+    assert state["result"]["winner"] == winner
+    assert f"{winner.capitalize()} (" in status(ui)
+    assert "wins" in status(ui)
+    assert move_texts(ui) == state["moves"]
+    ui.shot("game-over")
+
+    # The downloaded record replays to the same final position.
+    with ui.page.expect_download() as download:
+        ui.page.click("#download")
+    assert download.value.suggested_filename == f"meridians-{game_id(ui)}.txt"
+    path = tmp_path / "game.txt"
+    download.value.save_as(path)
+    [game] = records.read(path)
+    assert game.tags["Game"] == "Meridians"
+    assert game.tags["Light"] == "you"
+    assert game.tags["Swapped"] == "true"
+    assert [str(m) for m in game.moves] == state["moves"]
+    assert str(game.winner) == winner
+    assert replay_final(path) == board.fen()
+
+
+def test_the_new_game_form_offers_meridians_with_its_own_options(ui: Ui) -> None:
+    ui.open("?variant=small&seconds=0.05")
+    ui.page.click("#new-game")
+    ui.page.select_option("#game", "meridians")
+    # The form shows the options the game's room names, and its seats.
+    labels = ui.page.eval_on_selector_all(
+        "#fields [data-field]", "labels => labels.map(l => l.dataset.field)"
+    )
+    web = games.get("meridians").web_game()
+    assert labels == [field["name"] for field in web.fields()]
+    seats = ui.page.eval_on_selector_all("#seat option", "options => options.map(o => o.value)")
+    assert seats == ["light", "dark", "watch"]
+    ui.page.select_option("#field-size", "5-6")
+    ui.page.check("#field-pie")
+    ui.page.select_option("#seat", "light")
+    ui.page.fill("#seconds", "0.02")
+    ui.page.click("#start")
+    ui.page.wait_for_url("**/?id=*game=meridians*")
+    ui.page.wait_for_selector("#board svg [data-square]")
+    query = parse_qs(urlsplit(ui.page.url).query)
+    assert query["size"] == ["5-6"]
+    assert query["pie"] == ["true"]
+    assert query["seat"] == ["light"]
+    assert ui.page.locator("#board .point[data-square]").count() == 80
+    assert status(ui).startswith("Light to play (you)")
+    assert ui.page.get_attribute("#move-input", "placeholder") == f"a move: {web.move_example}"
+    # Under the pie rule, the first player places Dark's first stone too.
+    ui.page.click('#board .point[data-square="e5"]')
+    ui.page.wait_for_selector('#moves [data-ply="1"]')
+    assert "dark's first stone" in ui.page.inner_text("#prompt").lower()
+    ui.page.click('#board .point[data-square="f7"]')
+    state = settled(ui, beyond=2)
+    assert state["moves"][:2] == ["e5", "f7"]
+    # And back: the form opens on this game's options.
+    ui.page.click("#new-game")
+    assert ui.page.input_value("#game") == "meridians"
+    assert ui.page.input_value("#field-size") == "5-6"
+    assert ui.page.is_checked("#field-pie")
+    ui.page.click("#new-cancel")
+
+
+def test_meridians_refusals_undo_flip_and_hint(ui: Ui) -> None:
+    ui.open("?game=meridians&size=5-6&seat=light&seconds=0.02&seed=2")
+    ui.page.click('#board .point[data-square="e5"]')
+    state = settled(ui, beyond=0)
+    assert state["moves"][0] == "e5"
+    reply = state["moves"][1]
+    # A click on a stone, or on a point with no path to your first stone, says why.
+    ui.page.click(f'#board .point[data-square="{reply}"]')
+    ui.page.wait_for_function("() => document.getElementById('message').textContent !== ''")
+    assert ui.page.inner_text("#message") == f"{reply.capitalize()} is not empty."
+    # The refused point stays marked when the page draws the same position again.
+    ui.page.eval_on_selector("#board svg", "svg => { svg.dataset.old = 'yes'; }")
+    ui.page.keyboard.press("End")
+    ui.page.wait_for_function("() => !document.querySelector('#board svg').dataset.old")
+    assert highlighted(ui, "refused") == {reply}
+    neighbour = next(name for name in ("e6", "e4", "d5") if name != reply)
+    ui.page.click(f'#board .point[data-square="{neighbour}"]')
+    ui.page.wait_for_function(
+        "() => document.getElementById('message').textContent.includes('no path')"
+    )
+    assert ui.page.inner_text("#message") == (
+        f"{neighbour.capitalize()} has no path to e5, Light's first stone."
+    )
+    assert api_state(ui)["moves"] == state["moves"]
+    target = sorted(points_of(board_of(state).legal_moves))[0]
+    ui.page.click(f'#board .point[data-square="{target}"]')
+    state = settled(ui, beyond=2)
+    plies = len(state["moves"])
+
+    # Flip: a1 goes from the bottom left to the top right.
+    def a1() -> tuple[float, float]:
+        centre = ui.page.eval_on_selector(
+            '#board .point[data-square="a1"]', "e => [e.cx.baseVal.value, e.cy.baseVal.value]"
+        )
+        return centre[0], centre[1]
+
+    x, y = a1()
+    ui.page.click("#flip")
+    ui.page.wait_for_function(
+        "x => document.querySelector('#board .point[data-square=\"a1\"]').cx.baseVal.value > x",
+        arg=x,
+    )
+    assert a1()[1] < y
+
+    # Hint: the bot's top moves on the board, nothing played.
+    ui.page.click("#hint")
+    ui.page.wait_for_selector("#hints li")
+    hints = ui.page.eval_on_selector_all("#hints li", "items => items.map(i => i.dataset.move)")
+    board = board_of(state)
+    assert 1 <= len(hints) <= 3
+    assert set(hints) <= points_of(board.legal_moves)
+    assert ui.page.locator("#board .hints .hint-badge").count() == len(hints)
+    assert api_state(ui)["moves"] == state["moves"]
+    ui.shot("hint")
+
+    # Undo: your last move and the bot's reply.
+    ui.page.click("#undo")
+    ui.page.wait_for_function(
+        "plies => document.querySelectorAll('#moves li').length === plies - 1", arg=plies
+    )
+    assert api_state(ui)["moves"] == state["moves"][: plies - 2]
+
+
+def test_meridians_from_a_position_and_a_record_and_watched(ui: Ui) -> None:
+    web = games.get("meridians").web_game()
+    ui.open("?game=meridians&size=5-6&seconds=0.02")
+    ui.page.click("#new-game")
+    assert web.position_example in (ui.page.get_attribute("#load-text", "placeholder") or "")
+    ui.page.fill("#load-text", web.position_example)
+    first = game_id(ui)
+    ui.page.click("#start")
+    ui.page.wait_for_url(lambda url: parse_qs(urlsplit(url).query).get("id") not in (None, [first]))
+    ui.page.wait_for_selector("#board svg [data-square]")
+    state = api_state(ui)
+    assert state["start"] == web.position_example
+    assert state["options"]["size"] == "5-6"  # the position string's size
+
+    board = veletas.meridians.Board(size="5-6", pie=True)
+    bot = veletas.RandomBot(11)
+    for _ in range(9):
+        board.push(bot.choose(board))
+    text = records.write([records.GameRecord.from_board(board, black="x", white="y")])
+    ui.page.click("#new-game")
+    ui.page.fill("#load-text", text)
+    ui.page.select_option("#seat", "watch")
+    ui.page.fill("#seconds", "0.02")
+    ui.page.click("#start")
+    ui.page.wait_for_selector('#moves [data-ply="9"]')
+    assert move_texts(ui)[:9] == [str(m) for m in board.move_stack]
+    # The bot plays both sides to the end.
+    state = wait_until(lambda: (s := api_state(ui))["over"] and s, "the end of the watched game")
+    ui.page.wait_for_function(
+        "() => document.getElementById('status').textContent.includes('wins')"
+    )
+    assert state["options"] == {"size": "5-6", "pie": True}
+    assert ui.page.is_disabled("#undo")
+    ui.shot("watched")
+
+
+def test_the_status_names_the_player_to_act_not_the_colours_holder(ui: Ui) -> None:
+    # Under the pie rule the first player, here the bot, places Dark's first
+    # stone: it is Dark's stone, but the bot's turn, though you will hold Dark.
+    start = "6/7/8/9/10/4x5/9/8/7/6 d open"
+    ui.open(f"?game=meridians&position={start.replace(' ', '+')}&pie=true&seat=dark&seconds=30")
+    ui.page.wait_for_function(
+        "() => document.getElementById('status').classList.contains('thinking')"
+    )
+    assert status(ui).startswith("Dark to play (mcts (30 s))")
+    assert "dark's first stone" in status(ui)
+    ui.page.click("#stop")
+    state = settled(ui)
+    assert state["view"]["status"]["phase"] == "pie"
+    assert status(ui).startswith("Dark to play (you)")

@@ -429,7 +429,12 @@ GAMES: dict[str, Game] = {
     "veletas": Game(
         "veletas", "veletas", "veletas.games.veletas.svg", web="veletas.games.veletas.web"
     ),
-    "meridians": Game("meridians", "veletas.meridians", "veletas.games.meridians.svg"),
+    "meridians": Game(
+        "meridians",
+        "veletas.meridians",
+        "veletas.games.meridians.svg",
+        web="veletas.games.meridians.web",
+    ),
 }
 """Every game, by name. Veletas is the default everywhere (:data:`DEFAULT`)."""
 

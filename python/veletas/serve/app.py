@@ -220,6 +220,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
                     "colours": list(game.colours),
                     "seats": [*game.colours, WATCH],
                     "fields": game.fields(),
+                    "move_example": game.move_example,
+                    "position_example": game.position_example,
                 }
             )
         return {

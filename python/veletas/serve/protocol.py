@@ -83,9 +83,14 @@ class WebGame(Protocol):
     """The game's name as the page shows it."""
     colours: tuple[str, str]
     """The colours, the first player's at the start first."""
+    move_example: str
+    """A move in the game's notation, for the page's Move box."""
+    position_example: str
+    """A position string, for the New game form's box."""
 
     def fields(self) -> list[Field]:
-        """The options of a new game, for the New game form."""
+        """The options of a new game, for the New game form: its board and
+        its rules, one field each (:mod:`veletas.serve.newgame` reads them)."""
 
     def new_board(
         self, options: Mapping[str, str], position: str | None

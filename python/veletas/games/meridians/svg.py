@@ -12,11 +12,11 @@ designer's and Ludii's boards.
 (80, 2)
 
 Every point is an element with the class ``point`` and a ``data-square``
-attribute holding its name (``data-square="e5"``), so that a page can make
-it clickable. Stones are ``stone light`` and ``stone dark``; the last
-placement adds ``lastmove target``, and each point its removals emptied a
-``lastmove removed`` cross; coordinates are ``coord file`` and ``coord
-rank`` text.
+attribute holding its name (``data-square="e5"``), see-through and drawn
+over the stones and marks, so that a page can make it clickable. Stones
+are ``stone light`` and ``stone dark``; the last placement adds ``lastmove
+target``, and each point its removals emptied a ``lastmove removed``
+cross; coordinates are ``coord file`` and ``coord rank`` text.
 """
 
 from __future__ import annotations
@@ -107,10 +107,6 @@ def board(
 
     for c, r in points:
         x, y = at(c, r)
-        out.append(
-            f'<circle class="point" data-square="{point_name(r * 14 + c)}" cx="{x:.2f}" '
-            f'cy="{y:.2f}" r="{unit * 0.42:.2f}" fill="{_LINE}" fill-opacity="0"/>'
-        )
         out.append(f'<circle cx="{x:.2f}" cy="{y:.2f}" r="{unit * 0.07:.2f}" fill="{_LINE}"/>')
 
     removed: tuple[str, ...] = ()
@@ -142,6 +138,15 @@ def board(
         out.append(
             f'<circle class="lastmove target" cx="{x:.2f}" cy="{y:.2f}" r="{unit * 0.16:.2f}" '
             f'fill="{_HIGHLIGHT}"/>'
+        )
+
+    # Last and see-through, so that a click anywhere on a point (on a stone
+    # or a mark too) lands on the point.
+    for c, r in points:
+        x, y = at(c, r)
+        out.append(
+            f'<circle class="point" data-square="{point_name(r * 14 + c)}" cx="{x:.2f}" '
+            f'cy="{y:.2f}" r="{unit * 0.42:.2f}" fill="{_LINE}" fill-opacity="0"/>'
         )
 
     if coordinates:

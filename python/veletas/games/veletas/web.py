@@ -19,13 +19,12 @@ target.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from veletas import games as _games
-from veletas._checks import ascii_int
 from veletas.errors import IllegalMoveError, InvalidRulesError
+from veletas.games.veletas import records as room_records
 from veletas.games.veletas.types import (
     SETUP_RULES,
     SQUARE_NAMES,
@@ -36,14 +35,60 @@ from veletas.games.veletas.types import (
     parse_square,
     square_name,
 )
+from veletas.serve.newgame import defaults, first_record, read_options
 
 if TYPE_CHECKING:
     from veletas.serve.protocol import ClickNode, Field, Status
 
 __all__ = ["GAME", "VeletasWeb"]
 
-_TRUE = ("1", "true", "on", "yes")
-_FALSE = ("0", "false", "off", "no", "")
+_SIZE_FIELDS: tuple[Field, ...] = (
+    {
+        "name": "variant",
+        "label": "Variant",
+        "type": "choice",
+        "choices": [*VARIANTS, "custom"],
+        "default": "standard",
+        "help": "standard 10x10 with 7 shooters, medium 9x9 with 5, small 7x7 with 3",
+    },
+    {
+        "name": "size",
+        "label": "Board size N",
+        "type": "int",
+        "default": 8,
+        "help": "5 to 10",
+        "only_with": {"variant": "custom"},
+    },
+    {
+        "name": "shooters",
+        "label": "Shooters K",
+        "type": "int",
+        "default": 5,
+        "help": "odd, 3 or more",
+        "only_with": {"variant": "custom"},
+    },
+)
+"""The board: a variant, or a custom size and shooter count."""
+
+_RULE_FIELDS: tuple[Field, ...] = (
+    {
+        "name": "setup_rule",
+        "label": "Setup rule",
+        "type": "choice",
+        "choices": list(SETUP_RULES),
+        "default": "perimeter",
+        "help": "perimeter: no shooter on the outer ring; spacing: shooters not adjacent",
+    },
+    {
+        "name": "shooters_block",
+        "label": "Shooters block lines",
+        "type": "bool",
+        "default": False,
+        "help": "the older rule: shooters end lines as stones do",
+    },
+)
+"""The rule options: each is named as ``Board``'s keyword and ``Rules``'s
+field, so that a new option of the rules is one more entry here."""
 
 
 def _reason(error: Exception, board: Any) -> str:
@@ -61,85 +106,34 @@ class VeletasWeb:
     title = "Veletas"
     colours = ("black", "white")
 
+    move_example = "d4-d7/f9"
+    position_example = "7/7/7/3s3/7/7/7 b setup 3"
+
     def fields(self) -> list[Field]:
-        return [
-            {
-                "name": "variant",
-                "label": "Variant",
-                "type": "choice",
-                "choices": [*VARIANTS, "custom"],
-                "default": "standard",
-                "help": "standard 10x10 with 7 shooters, medium 9x9 with 5, small 7x7 with 3",
-            },
-            {
-                "name": "size",
-                "label": "Board size N",
-                "type": "int",
-                "default": 8,
-                "help": "5 to 10",
-                "only_with": {"variant": "custom"},
-            },
-            {
-                "name": "shooters",
-                "label": "Shooters K",
-                "type": "int",
-                "default": 5,
-                "help": "odd, 3 or more",
-                "only_with": {"variant": "custom"},
-            },
-            {
-                "name": "setup_rule",
-                "label": "Setup rule",
-                "type": "choice",
-                "choices": list(SETUP_RULES),
-                "default": "perimeter",
-                "help": "perimeter: no shooter on the outer ring; spacing: shooters not adjacent",
-            },
-            {
-                "name": "shooters_block",
-                "label": "Shooters block lines",
-                "type": "bool",
-                "default": False,
-                "help": "the older rule: shooters end lines as stones do",
-            },
-        ]
+        return [*_SIZE_FIELDS, *_RULE_FIELDS]
 
     def new_board(
         self, options: Mapping[str, str], position: str | None
     ) -> tuple[Any, dict[str, Any]]:
         veletas = _api()
 
-        known = {field["name"] for field in self.fields()}
-        for name in options:
-            if name not in known:
-                raise InvalidRulesError(
-                    f"unknown option {name!r} for veletas; expected one of "
-                    + ", ".join(repr(k) for k in sorted(known))
-                )
-        variant = options.get("variant") or "standard"
-        if variant != "custom" and variant not in VARIANTS:
-            raise InvalidRulesError(
-                f"unknown variant {variant!r}; expected one of "
-                + ", ".join(repr(v) for v in [*VARIANTS, "custom"])
-            )
-        size = _int(options, "size")
-        shooters = _int(options, "shooters")
+        given = read_options(self.name, self.fields(), options)
+        variant = given.get("variant", "standard")
+        size, shooters = given.get("size"), given.get("shooters")
         if variant == "custom" and position is None and (size is None or shooters is None):
             raise InvalidRulesError("a custom variant needs both size and shooters")
         if variant != "custom" and (size is not None or shooters is not None):
             raise InvalidRulesError(f"size and shooters go with variant 'custom', not {variant!r}")
-        setup_rule = options.get("setup_rule") or "perimeter"
-        shooters_block = _bool(options, "shooters_block")
-        kwargs: dict[str, Any] = {"setup_rule": setup_rule, "shooters_block": shooters_block}
-        if variant != "custom":
+        rules = defaults(_RULE_FIELDS)
+        rules.update((name, value) for name, value in given.items() if name in rules)
+        kwargs: dict[str, Any] = dict(rules)
+        if variant != "custom" and not (position is not None and "variant" not in given):
+            # Without a variant, a position string fixes N and K.
             kwargs["variant"] = variant
         if size is not None:
             kwargs["size"] = size
         if shooters is not None:
             kwargs["shooters"] = shooters
-        if position is not None and variant == "standard" and "variant" not in options:
-            # The position string fixes N and K.
-            del kwargs["variant"]
         board = veletas.Board(position, **kwargs)
         return board, self._options(board.rules)
 
@@ -147,18 +141,11 @@ class VeletasWeb:
         options: dict[str, Any] = {"variant": rules.variant}
         if rules.variant == "custom":
             options.update(size=rules.size, shooters=rules.shooters)
-        options.update(setup_rule=rules.setup_rule, shooters_block=rules.shooters_block)
+        options.update(_rule_options(rules))
         return options
 
     def read_record(self, text: str) -> tuple[Any, Any, dict[str, Any]]:
-        from veletas import records
-        from veletas.errors import InvalidRecordError
-
-        # A file object: records.read takes a one-line str for a path.
-        games = records.read(io.StringIO(text))
-        if not games:
-            raise InvalidRecordError("the record holds no game")
-        record = games[0]
+        record = first_record(text, room_records.GAME)
         return record.board(0), record.board(), self._options(record.rules)
 
     def write_record(
@@ -171,12 +158,8 @@ class VeletasWeb:
     ) -> str:
         from veletas import records
 
-        fresh = type(board)(
-            size=board.rules.size,
-            shooters=board.rules.shooters,
-            setup_rule=board.rules.setup_rule,
-            shooters_block=board.rules.shooters_block,
-        )
+        rules = board.rules
+        fresh = type(board)(size=rules.size, shooters=rules.shooters, **_rule_options(rules))
         result = {"black": "1-0", "white": "0-1", None: "*"}[winner]
         record = records.GameRecord.from_board(
             board,
@@ -376,23 +359,8 @@ def _swapped(board: Any) -> bool:
     return any(move.is_swap for move in board.move_stack)
 
 
-def _int(options: Mapping[str, str], name: str) -> int | None:
-    text = str(options.get(name, "")).strip()
-    if not text:
-        return None
-    try:
-        return ascii_int(text)
-    except ValueError:
-        raise InvalidRulesError(f"{name} must be a whole number, not {text!r}") from None
-
-
-def _bool(options: Mapping[str, str], name: str) -> bool:
-    text = str(options.get(name, "")).strip().lower()
-    if text in _TRUE:
-        return True
-    if text in _FALSE:
-        return False
-    raise InvalidRulesError(f"{name} must be true or false, not {options[name]!r}")
+def _rule_options(rules: Rules) -> dict[str, Any]:
+    return {field["name"]: getattr(rules, field["name"]) for field in _RULE_FIELDS}
 
 
 GAME = VeletasWeb()

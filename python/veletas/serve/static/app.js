@@ -19,6 +19,7 @@ const page = {
   ply: null, // the ply shown; null follows the end of the game
   flipped: false,
   clicks: [], // the clicks of the move being made
+  refused: null, // the square of the last refused click, marked until the next click
   node: null, // where those clicks lead in the click tree
   socket: null,
   refreshing: null,
@@ -64,11 +65,13 @@ function capital(text) {
 
 function render(state) {
   const previous = page.game;
-  const keep = previous && previous.view.fen === state.view.fen && previous.view.ply === state.view.ply
-    ? page.clicks.slice() : [];
+  const same = previous && previous.view.fen === state.view.fen && previous.view.ply === state.view.ply;
+  const keep = same ? page.clicks.slice() : [];
+  if (!same) page.refused = null;
   page.game = state;
   document.title = `${state.title} · veletas`;
   $("title").textContent = state.title;
+  $("move-input").placeholder = `a move: ${gameInfo(state.game).move_example}`;
   $("board").innerHTML = state.view.svg;
   $("board").classList.toggle("playable", Boolean(state.view.clicks));
   page.clicks = [];
@@ -100,7 +103,7 @@ function highlight() {
     const name = element.dataset.square;
     element.classList.toggle("target", name in next && !page.clicks.includes(name));
     element.classList.toggle("selected", page.clicks.includes(name));
-    element.classList.remove("refused");
+    element.classList.toggle("refused", name === page.refused);
   }
   const squares = new Set([...squareElements()].map((e) => e.dataset.square));
   const choices = $("choices");
@@ -135,7 +138,9 @@ function renderStatus() {
     const how = view.resigned ? " (the other side resigned)" : "";
     parts.push(`${capital(view.winner)} (${view.players[view.winner]}) wins${how}`);
   } else if (view.to_act) {
-    const who = view.to_act === "human" ? "you" : view.players[status.turn];
+    // The seat to act, not the colour: under a pie rule one player may place
+    // the other colour's stone.
+    const who = view.to_act === "human" ? "you" : state.bot.name;
     parts.push(`${capital(status.turn)} to play (${who})`);
     parts.push(`${status.phase}: ${status.detail}`);
   } else {
@@ -224,13 +229,23 @@ function drawHint(hint) {
     const rank = hint.moves.length - reversed;
     const points = move.squares.map(centreOf).filter(Boolean);
     if (!points.length) return;
-    const size = points[0].size;
+    // Small squares (the points of a lattice) get badges no smaller than 44 pixels' worth.
+    const size = Math.max(points[0].size, 44);
     if (points.length > 1) {
       const line = document.createElementNS(SVG_NS, "polyline");
       line.setAttribute("class", "hint-line");
       line.setAttribute("points", points.map((p) => `${p.x},${p.y}`).join(" "));
       line.setAttribute("stroke-width", String(size * (rank === 1 ? 0.12 : 0.07)));
       group.append(line);
+    } else {
+      // A move of one square (a placement): a ring around it.
+      const ring = document.createElementNS(SVG_NS, "circle");
+      ring.setAttribute("class", "hint-line");
+      ring.setAttribute("cx", String(points[0].x));
+      ring.setAttribute("cy", String(points[0].y));
+      ring.setAttribute("r", String(points[0].size * 0.45));
+      ring.setAttribute("stroke-width", String(size * (rank === 1 ? 0.08 : 0.05)));
+      group.append(ring);
     }
     const end = points[points.length - 1];
     const badge = document.createElementNS(SVG_NS, "g");
@@ -277,6 +292,7 @@ async function click(name) {
     refuse(name);
     return;
   }
+  page.refused = null;
   say("");
   if (typeof next === "string") {
     await play(next);
@@ -288,8 +304,9 @@ async function click(name) {
 }
 
 async function refuse(name) {
-  const element = $("board").querySelector(`[data-square="${CSS.escape(name)}"]`);
-  if (element) element.classList.add("refused");
+  // Every element of the square is marked: a stone may carry its name too.
+  page.refused = name;
+  highlight();
   try {
     const body = { clicks: [...page.clicks, name], ply: page.game.view.ply };
     const answer = await api("POST", gamePath("/explain"), body);
@@ -398,6 +415,7 @@ function fillForm(params) {
 
 function buildFields(params) {
   const game = gameInfo($("game").value);
+  $("load-text").placeholder = `${game.position_example}   or a game record`;
   const box = $("fields");
   box.replaceChildren();
   for (const field of game.fields) {
@@ -563,6 +581,7 @@ function bind() {
     } else if (event.key === "Escape" && page.clicks.length) {
       page.clicks = [];
       page.node = page.game.view.clicks;
+      page.refused = null;
       say("");
       highlight();
     }
