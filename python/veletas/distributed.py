@@ -43,6 +43,7 @@ from typing import Any
 
 from veletas._checks import count, integer
 from veletas.errors import InvalidRulesError
+from veletas.extras import install_hint
 from veletas.playouts import PlayoutJob, Playouts
 
 __all__ = [
@@ -93,7 +94,7 @@ def require_ray() -> Any:
         import ray
     except ImportError as error:
         raise ModuleNotFoundError(
-            'veletas.distributed needs Ray: pip install "veletas[ray]"', name="ray"
+            f"veletas.distributed needs Ray: {install_hint('ray')}", name="ray"
         ) from error
     return ray
 

@@ -178,7 +178,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=options.output_file,
         help="also keep every game's moves and write the games to FILE as they are played, "
         "in bounded memory: FILE.parquet as a Parquet dataset (one row a game, about 160 "
-        'bytes a standard game; needs pip install "veletas[data]"), any other name as game '
+        "bytes a standard game; needs the extra data), any other name as game "
         "records (see 'veletas replay'; about 1 kB a game). The file appears once complete",
     )
     output.add_argument(
@@ -194,7 +194,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--report",
         metavar="HTML",
         help="also write the report of the games to HTML (see 'veletas report'; "
-        'needs pip install "veletas[report]"); with --save, of the saved file, else of '
+        "needs the extra report); with --save, of the saved file, else of "
         "the games kept in memory (their moves take about 300 bytes a standard game)",
     )
     add_runner_options(parser)
@@ -221,7 +221,7 @@ def add_runner_options(parser: argparse.ArgumentParser) -> None:
             "play on a Ray cluster: the one whose head is at ADDRESS (HOST:PORT, as "
             "given by 'ray start --head'), or a local Ray runtime started for the run "
             "without ADDRESS; the games are the same as on this machine "
-            '(needs pip install "veletas[ray]")'
+            "(needs the extra ray)"
         ),
     )
     group.add_argument(
