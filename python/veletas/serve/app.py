@@ -234,7 +234,11 @@ def create_app(
                 )
                 result = await handler(request, body)
             except ApiError as error:
-                return JSONResponse({"error": error.message}, status_code=error.status)
+                # A body that did not arrive whole leaves nothing to read next.
+                close = {"Connection": "close"} if error.status in (408, 413) else None
+                return JSONResponse(
+                    {"error": error.message}, status_code=error.status, headers=close
+                )
             except VeletasError as error:
                 return JSONResponse({"error": error_message(error)}, status_code=400)
             if isinstance(result, Response):
