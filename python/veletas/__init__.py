@@ -74,9 +74,14 @@ elif IMPLEMENTATION == "python":
         playouts,
     )
 else:
-    raise ImportError(
-        f"unknown VELETAS_IMPLEMENTATION {IMPLEMENTATION!r}: expected 'rust' or 'python'"
-    )
+    import sys as _sys
+
+    _message = f"unknown VELETAS_IMPLEMENTATION {IMPLEMENTATION!r}: expected 'rust' or 'python'"
+    if _sys.orig_argv[1:3] == ["-m", "veletas.cli"] or os.path.basename(_sys.argv[0]) == "veletas":
+        # The command line: its one-line error, not a traceback of the import.
+        print(f"veletas: error: {_message}", file=_sys.stderr)
+        raise SystemExit(2)
+    raise ImportError(_message)
 
 from veletas import distributed, meridians, records, svg  # noqa: E402  (they use Board and Move)
 from veletas.datasets import read_playouts  # noqa: E402

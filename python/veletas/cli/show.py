@@ -65,7 +65,11 @@ def run(args: argparse.Namespace) -> int:
         draw.print_board(board, color=color, lastmove=lastmove)
         print(draw.status_text(board, {}))
         return 0
-    picture = veletas.svg.board(board, lastmove=lastmove, size=args.size, flipped=args.flipped)
+    try:
+        picture = veletas.svg.board(board, lastmove=lastmove, size=args.size, flipped=args.flipped)
+    except ValueError as error:  # the picture's width
+        print(f"veletas: error: --size {args.size}: {error}", file=sys.stderr)
+        return 2
     if args.svg == "-":
         print(picture)
     else:
