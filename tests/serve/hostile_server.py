@@ -123,6 +123,20 @@ def read_all(sock: socket.socket) -> bytes:
     return b"".join(chunks)
 
 
+def read_until_closed(sock: socket.socket) -> bytes:
+    """What comes back until the server closes the connection; fails if it
+    is still open when the socket's timeout passes."""
+    chunks = []
+    try:
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+    except TimeoutError:
+        raise AssertionError(f"the server kept the connection open: {b''.join(chunks)!r}") from None
+    except ConnectionResetError:
+        pass
+    return b"".join(chunks)
+
+
 def status_of(answer: bytes) -> int:
     """The status of a raw HTTP answer (0 for none: the server closed)."""
     match = re.match(rb"HTTP/1\.[01] (\d{3})", answer)

@@ -156,9 +156,8 @@ async def _body(request: Request, limit: int, seconds: float) -> dict[str, Any]:
         ``seconds``, or one that is not a JSON object.
     """
     try:
-        async with asyncio.timeout(seconds):
-            raw = await _raw_body(request, limit)
-    except TimeoutError:
+        raw = await asyncio.wait_for(_raw_body(request, limit), seconds)
+    except asyncio.TimeoutError:  # TimeoutError itself only from Python 3.11
         raise ApiError(408, f"the request body did not arrive within {seconds:g} s") from None
     if not raw.strip():
         return {}

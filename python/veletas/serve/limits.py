@@ -61,7 +61,7 @@ def _protocol_class(limits: ConnectionLimits) -> type[asyncio.Protocol]:
     )
     busy = _BUSY % (len(message), message)
 
-    class LimitedH11Protocol(H11Protocol):  # type: ignore[misc]
+    class LimitedH11Protocol(H11Protocol):
         _deadline: asyncio.TimerHandle | None = None
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
