@@ -26,6 +26,7 @@ from veletas.errors import (
     InvalidPlayerError,
     InvalidRecordError,
     InvalidRulesError,
+    LimitError,
     VeletasError,
 )
 from veletas.games.veletas import types as _types
@@ -121,6 +122,7 @@ __all__ = [
     "InvalidPlayerError",
     "InvalidRecordError",
     "InvalidRulesError",
+    "LimitError",
     "MatchResult",
     "MctsBot",
     "Move",
