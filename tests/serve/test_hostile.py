@@ -96,7 +96,11 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hostile]:
         )
         limit = stall_limit()
         longest, answers = hostile.probe.longest, hostile.probe.answers
-        print(f"\nlongest stall {longest * 1000:.1f} ms in {answers} probes")
+        print(
+            f"\nlongest stall {longest * 1000:.1f} ms in {answers} probes; memory "
+            f"{hostile.start_memory / 2**20:.1f} MiB at the start, "
+            f"{server.memory() / 2**20:.1f} MiB at the end"
+        )
         assert hostile.probe.answers > 0
         assert not hostile.probe.failures, hostile.probe.failures[:5]
         if limit is not None:
