@@ -415,3 +415,15 @@ def test_resume_of_a_run_stopped_before_its_manifest_starts_afresh(tmp_path: Pat
     assert resume(tmp_path) == 0
     assert len(veletas.read_playouts(tmp_path / "games.parquet")) == 3000
     assert not parts.exists()
+
+
+FINDINGS = Path(__file__).parent / "fuzz_findings"
+
+
+def test_both_readers_refuse_the_fuzzers_damaged_footer(tmp_path: Path) -> None:
+    path = tmp_path / "games.parquet"
+    path.write_bytes((FINDINGS / "playouts_file-readers-disagree.parquet").read_bytes())
+    with pytest.raises(DatasetError, match=r"games\.parquet"):
+        veletas.read_playouts(path)
+    with pytest.raises(DatasetError, match=r"games\.parquet"):
+        list(datasets.iter_playouts(path))
