@@ -174,3 +174,19 @@ def test_a_round_robin_says_what_its_prior_adds() -> None:
 def test_limit_errors_are_veletas_errors() -> None:
     assert issubclass(LimitError, VeletasError)
     assert issubclass(LimitError, ValueError)
+
+
+def test_progress_lines_say_each_count_once() -> None:
+    import io
+
+    from veletas.cli.progress import LineProgress
+
+    out = io.StringIO()
+    with LineProgress(100, file=out, seconds=0) as bar:
+        bar.update(40)
+        bar.update(60)
+    lines = out.getvalue().splitlines()
+    assert [line.split(",")[0] for line in lines] == [
+        "played: 40 of 100 games (40%)",
+        "played: 100 of 100 games (100%)",
+    ]

@@ -36,6 +36,7 @@ class LineProgress:
         self._initial = initial
         self._start = time.monotonic()
         self._shown = self._start
+        self._shown_n = initial
         self._closed = False
 
     def __enter__(self) -> LineProgress:
@@ -54,10 +55,11 @@ class LineProgress:
     def close(self) -> None:
         if not self._closed:
             self._closed = True
-            if self.n > self._initial:
+            if self.n != self._shown_n:  # the last count, unless just shown
                 self._print(time.monotonic())
 
     def _print(self, now: float) -> None:
+        self._shown_n = self.n
         elapsed = now - self._start
         rate = (self.n - self._initial) / elapsed if elapsed > 0 else 0.0
         share = f" ({self.n / self.total:.0%})" if self.total else ""
