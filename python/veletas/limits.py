@@ -12,6 +12,10 @@ threads, its vector envs' sizes).
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
+
 from veletas._checks import integer
 from veletas.errors import LimitError
 
@@ -73,13 +77,13 @@ def check_games(n_games: int, *, record: bool = False) -> int:
     return n_games
 
 
-def check_envs(num_envs: object) -> int:
-    """``num_envs`` as an int of 1 .. :data:`MAX_ENVS`.
+def check_envs(num_envs: Any) -> Any:
+    """``num_envs``, refused above :data:`MAX_ENVS`; any other value is left
+    to the vector env's own checks (an int of 1 or more).
 
-    :raises TypeError: for a value that is not an int.
-    :raises LimitError: for one outside that range.
+    :raises LimitError: for a number above :data:`MAX_ENVS`.
     """
-    value = integer("num_envs", num_envs)
-    if not 1 <= value <= MAX_ENVS:
-        raise LimitError(f"num_envs must be 1 to {MAX_ENVS:,}, not {value!r}")
-    return value
+    is_int = isinstance(num_envs, int | np.integer) and not isinstance(num_envs, bool)
+    if is_int and num_envs > MAX_ENVS:
+        raise LimitError(f"num_envs must be 1 to {MAX_ENVS:,}, not {num_envs!r}")
+    return num_envs
