@@ -9,7 +9,7 @@ PYTHON=${PYTHON:-python3}
 
 # Adding a target: put it in one of these lists (see docs/testing.md).
 RUST_TARGETS=(fen moves meridians_fen meridians_moves)
-PYTHON_TARGETS=(records board meridians)
+PYTHON_TARGETS=(records board meridians playouts_file)
 
 seconds=${1:?usage: fuzz/run.sh SECONDS [TARGET ...]}
 shift

@@ -55,13 +55,13 @@ LUDII_GAMES = 20
 """Ludii games whose openings seed the Meridians targets."""
 
 
-def write_seeds(target: str, seeds: Iterable[str]) -> int:
+def write_seeds(target: str, seeds: Iterable[str | bytes]) -> int:
     """Write each seed to ``corpus/<target>/``; returns how many are new."""
     directory = CORPUS / target
     directory.mkdir(parents=True, exist_ok=True)
     new = 0
     for seed in seeds:
-        data = seed.encode()
+        data = seed if isinstance(seed, bytes) else seed.encode(errors="surrogatepass")
         path = directory / hashlib.sha1(data).hexdigest()
         if not path.exists():
             path.write_bytes(data)
@@ -110,6 +110,45 @@ def record_seeds() -> Iterable[str]:
         yield str(record)
     docs = (ROOT / "docs" / "records.md").read_text()
     yield from re.findall(r"```text\n(\[.*?)```", docs, flags=re.DOTALL)
+    yield from hostile_record_seeds()
+
+
+HEAD = '[Variant "small"]\n[Result "*"]\n\n'
+
+
+def hostile_record_seeds() -> Iterable[str | bytes]:
+    """Texts that once froze or broke the reader: a line of ``{`` (quadratic
+    comments), lines over the limit, a byte-order mark, bytes that are not
+    UTF-8, a tag holding an escaped lone surrogate, NUL bytes."""
+    yield HEAD + "{" * 19_000 + "\n"
+    yield HEAD + "{ " * 9_000 + "*\n"
+    yield '[Event "' + "x" * 19_000 + '"]\n'
+    yield "\ufeff" + HEAD + "*\n"
+    yield HEAD.encode() + b"\xff\xfe*\n"
+    yield '[Variant "small"]\n[Event "\\ud800"]\n[Result "*"]\n\n*\n'
+    yield b"\x00" * 4096
+    yield b"PAR1\x15\x04\x15\xe0\x01\x00PAR1"
+
+
+def playouts_file_seeds() -> Iterable[bytes]:
+    """Small Parquet datasets of both games (recorded or not), whole, cut
+    short, and with one byte changed at a few places."""
+    import tempfile
+
+    rng = random.Random(0)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "games.parquet"
+        for play in (veletas.playouts, meridians.playouts):
+            for record in (True, False):
+                options = {"variant": "small"} if play is veletas.playouts else {}
+                games = play(6, seed=1, record=record, **options)
+                games.to_parquet(path)
+                data = path.read_bytes()
+                yield data
+                yield data[: len(data) // 2]
+                for _ in range(4):
+                    at = rng.randrange(len(data))
+                    yield data[:at] + bytes([data[at] ^ 0x10]) + data[at + 1 :]
 
 
 def ludii_openings() -> Iterable[tuple[str, bool, list[str]]]:
@@ -188,6 +227,7 @@ def main() -> None:
         ("meridians_fen", meridians_fen_seeds()),
         ("meridians_moves", meridians_move_seeds()),
         ("meridians", meridians_seeds()),
+        ("playouts_file", playouts_file_seeds()),
     ):
         new = write_seeds(target, seeds)
         print(f"corpus/{target}: {new} new seeds")

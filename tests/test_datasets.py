@@ -7,6 +7,7 @@ import builtins
 import io
 import json
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -229,7 +230,7 @@ def test_without_pyarrow_the_error_names_the_extra(
 
     monkeypatch.setattr(builtins, "__import__", no_pyarrow)
     games = veletas.playouts(5, variant="small")
-    with pytest.raises(ModuleNotFoundError, match=r'pip install "veletas\[data\]"'):
+    with pytest.raises(ModuleNotFoundError, match=re.escape('pip install ".[data]" in a clone')):
         games.to_arrow()
     assert main(["playout", "--games", "5", "--save", str(tmp_path / "x.parquet")]) == 2
     # Records need no pyarrow.
@@ -371,7 +372,7 @@ def test_resume_completes_what_was_saved(
     writer.add(job.run(0, 700))
     writer.add(job.run(700, 600))  # 1,300 games: parts of 700 and 600
     # A half-written part, and a part past a gap, as a kill leaves them.
-    (writer.parts / ".part-x.parquet.123.tmp").write_bytes(b"PAR1 half")
+    (writer.parts / f".part-{1300:020d}-{700:020d}.parquet.123.tmp").write_bytes(b"PAR1 half")
     pq.write_table(
         job.run(2000, 10).to_arrow(), writer.parts / f"part-{2000:020d}-{10:020d}.parquet"
     )

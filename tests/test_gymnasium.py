@@ -228,4 +228,4 @@ def test_without_gymnasium_the_error_names_the_extra() -> None:
         "except ImportError as e:\n    print(e)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert "pip install 'veletas[gymnasium]'" in out.stdout
+    assert 'pip install ".[gymnasium]"' in out.stdout

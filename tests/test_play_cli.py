@@ -64,7 +64,7 @@ def test_a_whole_game_against_a_bot_through_a_terminal(tmp_path) -> None:
     fen = last_position(child.before)
     assert fen.endswith("b play 3"), fen
     child.sendline("swap")
-    child.expect("illegal: illegal move 'swap'")
+    child.expect("\r?\nillegal move 'swap'")
     child.expect(PROMPT)
     child.sendline("moves")
     child.expect("legal moves")

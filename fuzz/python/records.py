@@ -1,7 +1,8 @@
 """Game records: ``veletas.records.read`` over any text, with atheris.
 
-Whatever the text, ``read`` returns records or raises ``InvalidRecordError``
-(never another exception, never a hang), and what it returns is written by
+Whatever the bytes of a file (UTF-8 or not, lines of any length), ``read``
+returns records or raises ``InvalidRecordError`` (never another exception,
+never a hang, in time linear in the text), and what it returns is written by
 ``write`` into a text that reads back to the same records. The records'
 boards come from the native core unless ``VELETAS_IMPLEMENTATION=python``,
 so its position-string and move parsers run too.
@@ -26,15 +27,15 @@ with atheris.instrument_imports():
 
 
 def check(data: bytes) -> None:
-    text = data.decode("utf-8", errors="surrogateescape")
+    text = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8-sig", newline="\n")
     try:
-        games = records.read(io.StringIO(text))
+        games = records.read(text)
     except InvalidRecordError as error:
         message = str(error)
         assert message.startswith("line "), message
         return
     again = records.read(io.StringIO(records.write(games)))
-    assert [(g.tags, g.moves) for g in again] == [(g.tags, g.moves) for g in games], text
+    assert [(g.tags, g.moves) for g in again] == [(g.tags, g.moves) for g in games], data
 
 
 def main() -> None:

@@ -24,6 +24,7 @@ from veletas.errors import (
     InvalidPlayerError,
     InvalidRecordError,
     InvalidRulesError,
+    LimitError,
     VeletasError,
 )
 from veletas.games.veletas import types as _types
@@ -51,10 +52,6 @@ elif IMPLEMENTATION == "python":
         Board,
         DecisionState,
         Move,
-    )
-else:
-    raise ImportError(
-        f"unknown VELETAS_IMPLEMENTATION {IMPLEMENTATION!r}: expected 'rust' or 'python'"
     )
 
 from veletas import distributed, meridians, records, svg  # noqa: E402  (they use Board and Move)
@@ -95,6 +92,7 @@ __all__ = [
     "InvalidPlayerError",
     "InvalidRecordError",
     "InvalidRulesError",
+    "LimitError",
     "MatchResult",
     "MctsBot",
     "Move",

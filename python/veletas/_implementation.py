@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from types import ModuleType
 
 native: ModuleType | None
@@ -15,6 +16,14 @@ except ImportError:  # no compiled extension: the reference serves
 IMPLEMENTATION = os.environ.get("VELETAS_IMPLEMENTATION", "rust" if native else "python")
 """The backend in use: ``"rust"`` (the default) or ``"python"`` (the default
 where the extension is not built)."""
+
+if IMPLEMENTATION not in ("rust", "python"):
+    _message = f"unknown VELETAS_IMPLEMENTATION {IMPLEMENTATION!r}: expected 'rust' or 'python'"
+    if sys.orig_argv[1:3] == ["-m", "veletas.cli"] or os.path.basename(sys.argv[0]) == "veletas":
+        # The command line: its one-line error, not a traceback of the import.
+        print(f"veletas: error: {_message}", file=sys.stderr)
+        raise SystemExit(2)
+    raise ImportError(_message)
 
 
 def version() -> str:

@@ -36,6 +36,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar, Protocol
 
 from veletas import _veletas, games
+from veletas.limits import check_threads
 
 __all__ = [
     "DEFAULT_SECONDS",
@@ -286,6 +287,7 @@ class MctsBot:
             raise TypeError(f"threads must be an int, not {type(threads).__name__}")
         if threads < 1:
             raise ValueError(f"threads must be 1 or more, got {threads!r}")
+        check_threads(threads)
         kwargs: dict[str, Any] = {"threads": int(threads), "seed": _check_seed(seed)}
         if exploration is not None:
             if not (isinstance(exploration, numbers.Real) and math.isfinite(exploration)):

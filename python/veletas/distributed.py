@@ -44,6 +44,7 @@ from typing import Any
 
 from veletas import games as registry
 from veletas._checks import count, integer
+from veletas.extras import install_hint
 from veletas.playouts import PlayoutJob, Playouts
 from veletas.rules_options import refuse_foreign
 
@@ -95,7 +96,7 @@ def require_ray() -> Any:
         import ray
     except ImportError as error:
         raise ModuleNotFoundError(
-            'veletas.distributed needs Ray: pip install "veletas[ray]"', name="ray"
+            f"veletas.distributed needs Ray: {install_hint('ray')}", name="ray"
         ) from error
     return ray
 

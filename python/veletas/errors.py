@@ -14,6 +14,7 @@ __all__ = [
     "InvalidPlayerError",
     "InvalidRecordError",
     "InvalidRulesError",
+    "LimitError",
     "VeletasError",
 ]
 
@@ -54,6 +55,12 @@ class InvalidRecordError(VeletasError):
         """The line of the record (from 1) where the problem is, if known."""
         self.move = move
         """The move text at fault, if the problem is a move."""
+
+
+class LimitError(VeletasError):
+    """A request above one of the stated limits of :mod:`veletas.limits`
+    (threads, games of one call, envs of a vector env), refused before
+    anything is allocated or started. The message names the limit."""
 
 
 class DatasetError(VeletasError):

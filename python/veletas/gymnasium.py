@@ -39,9 +39,9 @@ try:
     from gymnasium import spaces
     from gymnasium.vector import AutoresetMode
 except ImportError as error:  # pragma: no cover - the extra installs it
-    raise ImportError(
-        "veletas.gymnasium needs Gymnasium: pip install 'veletas[gymnasium]'"
-    ) from error
+    from veletas.extras import missing_extra
+
+    raise missing_extra("veletas.gymnasium", "gymnasium", error) from error
 
 from veletas import games
 

@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Any
 from veletas import games as _games
 from veletas._checks import count, integer
 from veletas.errors import InvalidPlayerError, InvalidRulesError
+from veletas.limits import check_games, check_threads
 
 if TYPE_CHECKING:
     pass
@@ -270,6 +271,9 @@ def _play(
         raise ValueError(f"seed must be in 0 .. 2**64 - 1, not {seed!r}")
     if threads is not None and integer("threads", threads) < 1:
         raise ValueError(f"threads must be 1 or more, not {threads!r}")
+    if threads is not None:
+        check_threads(threads)
+    check_games(n)
     if chunk_size is not None and integer("chunk_size", chunk_size) < 1:
         raise ValueError(f"chunk_size must be 1 or more, not {chunk_size!r}")
     if not isinstance(ray, bool | str):

@@ -217,8 +217,9 @@ class MatchResult:
             f"A first       {_percent(self.rate_as(first=True))}",
             f"A second      {_percent(self.rate_as(first=False))}",
             f"first player  {_percent(self.first_player_win_rate)}",
-            f"swaps         {_percent(self.swap_rate)}",
         ]
+        if getattr(_games.get(self.game).api().Board(**self.rules), "pie", True):
+            lines.append(f"swaps         {_percent(self.swap_rate)}")  # not without a pie rule
         plies = self.plies
         if len(plies):
             lines.append(
@@ -370,7 +371,7 @@ class RoundRobin:
             f"rules         {first.description}",
             f"seed          {self.seed} ({_reproducibility(reproducible)})",
             f"ratings       Elo, {self.anchor} = 0, 95% intervals; "
-            f"{self.prior:g} drawn game{'s' if self.prior != 1 else ''} added a pair",
+            f"{self.prior:g} drawn game{'s' if self.prior != 1 else ''} added to each pair",
             f"  rank  {'player':<{width}}  {'Elo':>6}  {'95% CI':>15}  {'games':>6}  score",
         ]
         ranked = sorted(self.ratings, key=lambda r: -r.elo)

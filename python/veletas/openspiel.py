@@ -40,8 +40,14 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
-import pyspiel
-from open_spiel.python.observation import IIGObserverForPublicInfoGame
+
+from veletas.extras import missing_extra
+
+try:
+    import pyspiel
+    from open_spiel.python.observation import IIGObserverForPublicInfoGame
+except ImportError as error:
+    raise missing_extra("veletas.openspiel", "openspiel", error) from error
 
 from veletas import games
 

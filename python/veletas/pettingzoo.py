@@ -38,9 +38,15 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+
+from veletas.extras import missing_extra
+
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as error:
+    raise missing_extra("veletas.pettingzoo", "pettingzoo", error) from error
 
 from veletas import games
 

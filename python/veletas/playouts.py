@@ -35,6 +35,7 @@ import numpy as np
 from veletas import datasets
 from veletas import games as _games
 from veletas._checks import integer
+from veletas.limits import check_games, check_threads
 
 if TYPE_CHECKING:
     from veletas.records import GameRecord
@@ -502,6 +503,7 @@ def check_run(
             raise ValueError(
                 f"threads must be at least 1 (or None for every core), not {threads!r}"
             )
+        threads = check_threads(threads)
     if not isinstance(record, bool):
         raise TypeError(f"record must be a bool, not {record!r}")
     return seed, threads, record
@@ -571,6 +573,7 @@ class PlayoutJob:
             raise ValueError(
                 f"games {first_game} .. {first_game + n_games - 1} are not all in 0 .. 2**64 - 1"
             )
+        check_games(n_games, record=self.record)
         arrays = game_playouts(self.game).run(self, first_game, n_games)
         return Playouts(
             arrays,

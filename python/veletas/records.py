@@ -86,7 +86,9 @@ _DEFAULT_TITLE = games.get(games.DEFAULT).title
 """The ``[Game]`` of a record without that tag."""
 
 _TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]$')
-_COMMENT = re.compile(r"\{[^}]*\}")
+MAX_LINE_CHARS = 65_536
+"""The longest line a record may have, in characters (a written record wraps
+its moves at 79): a longer one is refused before it is held in memory."""
 _NUMBER_DIGITS = 20
 """More digits than a move number can have (and than ``int()`` may read)."""
 _LINE_WIDTH = 79
@@ -451,20 +453,56 @@ def iter_blocks(path_or_text: Any) -> Iterator[str]:
 
 @contextlib.contextmanager
 def _lines_of(path_or_text: Any) -> Iterator[Iterable[str]]:
-    """The lines of a path, an open text file or a text, read lazily."""
+    """The lines of a path, an open text file or a text, read lazily (a
+    UTF-8 byte-order mark before the first is dropped).
+
+    :raises InvalidRecordError: for a line over :data:`MAX_LINE_CHARS`, or a
+        file that is not UTF-8 text.
+    """
     if isinstance(path_or_text, os.PathLike) or (
         isinstance(path_or_text, str)
         and "\n" not in path_or_text
-        and not path_or_text.lstrip().startswith("[")
+        and not path_or_text.lstrip("\ufeff").lstrip().startswith("[")
     ):
-        with open(path_or_text, encoding="utf-8") as file:
-            yield file
+        with open(path_or_text, encoding="utf-8-sig") as file:
+            yield _bounded_lines(file)
     elif isinstance(path_or_text, str):
-        yield io.StringIO(path_or_text)
+        yield _bounded_lines(io.StringIO(path_or_text))
     elif isinstance(path_or_text, io.TextIOBase) or hasattr(path_or_text, "read"):
-        yield path_or_text
+        yield _bounded_lines(path_or_text)
     else:
         raise TypeError(f"expected a path, a text or a file, not {type(path_or_text).__name__}")
+
+
+def _bounded_lines(file: Any) -> Iterator[str]:
+    """The lines of a text file, none held past :data:`MAX_LINE_CHARS`."""
+    readline = getattr(file, "readline", None)
+    if readline is None:  # an iterable of lines: held as it gives them
+        readline = iter(file).__next__
+    number = 0
+    while True:
+        number += 1
+        try:
+            line = readline(MAX_LINE_CHARS + 1) if hasattr(file, "readline") else readline()
+        except StopIteration:
+            return
+        except UnicodeDecodeError as error:
+            raise InvalidRecordError(
+                f"line {number} or a later one: byte {error.object[error.start]:#04x} is "
+                "not UTF-8 text (a record file is UTF-8 text, not a binary file)",
+                line=number,
+            ) from None
+        if not line:
+            return
+        if len(line) > MAX_LINE_CHARS and not line.endswith("\n"):
+            raise InvalidRecordError(
+                f"line {number}: longer than {MAX_LINE_CHARS:,} characters, the most a "
+                "line of a record may have",
+                line=number,
+            )
+        if number == 1:
+            line = line.removeprefix("\ufeff")
+        yield line
 
 
 @dataclasses.dataclass
@@ -517,6 +555,26 @@ def _strip_comment(text: str) -> str:
     return (text if cut < 0 else text[:cut]).strip()
 
 
+def _without_braces(line: str) -> str:
+    """``line`` with each ``{...}`` comment replaced by a space, in one pass
+    (linear in the line: an unclosed ``{`` and what follows it stay).
+
+    >>> _without_braces("1. *c3 {a fine move} 2. g7 {{{")
+    '1. *c3   2. g7 {{{'
+    """
+    kept: list[str] = []
+    start = 0
+    while True:
+        opening = line.find("{", start)
+        closing = line.find("}", opening + 1) if opening >= 0 else -1
+        if closing < 0:
+            kept.append(line[start:])
+            return "".join(kept)
+        kept.append(line[start:opening])
+        kept.append(" ")
+        start = closing + 1
+
+
 def _fail(line: int, message: str, move: str | None = None) -> InvalidRecordError:
     return InvalidRecordError(f"line {line}: {message}", line=line, move=move)
 
@@ -564,7 +622,7 @@ def _read_moves(tags: dict[str, tuple[int, str]], block: _Block) -> tuple[GameRe
     end: tuple[int, str] | None = None
     for number, line in block.moves:
         if "{" in line:
-            line = _COMMENT.sub(" ", line)
+            line = _without_braces(line)
         for token in line.split():
             if end is not None:
                 raise _fail(number, f"text {token!r} after the result {end[1]!r}")

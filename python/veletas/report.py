@@ -34,6 +34,7 @@ import numpy as np
 
 from veletas import datasets
 from veletas import games as registry
+from veletas.extras import install_hint
 from veletas.playouts import Estimate, Playouts, wilson
 
 __all__ = ["FIGURES", "SAMPLE_GAMES", "report", "require_matplotlib", "room"]
@@ -67,7 +68,7 @@ def require_matplotlib() -> Any:
         import matplotlib.transforms
     except ImportError as error:
         raise ModuleNotFoundError(
-            'reports need matplotlib: pip install "veletas[report]"', name="matplotlib"
+            f"reports need matplotlib: {install_hint('report')}", name="matplotlib"
         ) from error
     return matplotlib
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 from veletas import games
+from veletas.limits import check_envs
 
 if TYPE_CHECKING:
     from veletas import _veletas
@@ -94,4 +95,4 @@ class VectorEnv(metaclass=_VectorEnvType):
     ) -> _veletas.MeridiansVectorEnv: ...
     def __new__(cls, num_envs: int, *, game: str = "veletas", **options: Any) -> Any:
         env_type = games.get(game).encoding().vector_env_type()
-        return env_type(num_envs, **options)
+        return env_type(check_envs(num_envs), **options)

@@ -106,7 +106,7 @@ def test_without_the_extra_it_says_what_to_install() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60
     )
     assert result.returncode == 2
-    assert "pip install 'veletas[serve]'" in result.stderr
+    assert "pip install '.[serve]'" in result.stderr
 
 
 def test_help_names_the_options() -> None:

@@ -50,6 +50,11 @@ head``): 128 + SIGPIPE, as a Unix tool killed by the signal reports."""
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``)."""
+    for stream in (sys.stdout, sys.stderr):
+        # A record's tag may hold a lone surrogate (escaped in the file):
+        # shown escaped, not a crash.
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     args = build_parser().parse_args(argv)
     try:
         status: int = args.handler(args)

@@ -104,7 +104,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="ADDRESS",
         help="play on a Ray cluster: the one whose head is at ADDRESS (HOST:PORT), or a "
         "local Ray runtime without ADDRESS; the games are the same as on this machine "
-        '(needs pip install "veletas[ray]")',
+        "(needs the extra ray)",
     )
     group.add_argument(
         "--chunk-size",

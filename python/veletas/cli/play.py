@@ -196,7 +196,7 @@ class Game:
                         "type 'help' for the commands."
                     )
                 except IllegalMoveError as error:
-                    print(f"illegal: {error}; type 'moves' to see the legal moves.")
+                    print(f"{error}; type 'moves' to see the legal moves.")
                 else:
                     return True
 

@@ -18,12 +18,12 @@ import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Protocol
 
-from tqdm import tqdm
-
 from veletas import games as registry
 from veletas._checks import ascii_int
 from veletas._implementation import IMPLEMENTATION
 from veletas.cli import options
+from veletas.cli.progress import progress
+from veletas.limits import MAX_GAMES
 from veletas.playouts import Estimate, PlayoutJob, Playouts
 
 if TYPE_CHECKING:
@@ -145,10 +145,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument(
         "--games",
-        type=options.count,
+        type=_games,
         default=DEFAULT_GAMES,
-        help=f"how many games to play, 1 or more, such as 1000000, 1_000_000 or 1e6 "
-        f"(default {DEFAULT_GAMES:,})",
+        help=f"how many games to play, 1 to {MAX_GAMES:,}, such as 1000000, 1_000_000 or "
+        f"1e6 (default {DEFAULT_GAMES:,}; the summary keeps 8 bytes a game)",
     )
     parser.add_argument(
         "--policy",
@@ -183,7 +183,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=options.output_file,
         help="also keep every game's moves and write the games to FILE as they are played, "
         "in bounded memory: FILE.parquet as a Parquet dataset (one row a game, about 160 "
-        'bytes a standard game; needs pip install "veletas[data]"), any other name as game '
+        "bytes a standard game; needs the extra data), any other name as game "
         "records (see 'veletas replay'; about 1 kB a game). The file appears once complete",
     )
     output.add_argument(
@@ -199,7 +199,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--report",
         metavar="HTML",
         help="also write the report of the games to HTML (see 'veletas report'; "
-        'needs pip install "veletas[report]"); with --save, of the saved file, else of '
+        "needs the extra report); with --save, of the saved file, else of "
         "the games kept in memory (their moves take about 300 bytes a standard game)",
     )
     add_runner_options(parser)
@@ -226,7 +226,7 @@ def add_runner_options(parser: argparse.ArgumentParser) -> None:
             "play on a Ray cluster: the one whose head is at ADDRESS (HOST:PORT, as "
             "given by 'ray start --head'), or a local Ray runtime started for the run "
             "without ADDRESS; the games are the same as on this machine "
-            '(needs pip install "veletas[ray]")'
+            "(needs the extra ray)"
         ),
     )
     group.add_argument(
@@ -388,15 +388,7 @@ def finish(writer: DatasetWriter) -> float:
     if writer.complete:
         print(f"{writer.path} is complete: {writer.n_games:,} games", file=sys.stderr)
         return 0.0
-    with tqdm(
-        total=writer.n_games,
-        unit=" games",
-        unit_scale=True,
-        file=sys.stderr,
-        disable=None,
-        leave=False,
-        desc="writing",
-    ) as bar:
+    with progress(writer.n_games, desc="writing") as bar:
         writer.finish(progress=bar.update)
     print(f"wrote {writer.n_games:,} games to {writer.path}", file=sys.stderr)
     return time.perf_counter() - clock
@@ -421,15 +413,7 @@ def play(
 
         parts = [without_moves(parts[0])]
     interrupted = False
-    with tqdm(
-        total=n_games,
-        initial=first_game,
-        unit=" games",
-        unit_scale=True,
-        file=sys.stderr,
-        disable=None,
-        leave=False,
-    ) as bar:
+    with progress(n_games, initial=first_game) as bar:
         if first_game:
             ranges = runner.play(job, n_games, bar.update, first_game=first_game)
         else:
@@ -447,6 +431,16 @@ def play(
             if close is not None:
                 close()  # stops the games under way (a generator's finally blocks)
     return Playouts.concatenate(parts), interrupted
+
+
+def _games(text: str) -> int:
+    """An argparse type: a number of games, 1 to :data:`MAX_GAMES`."""
+    value = options.count(text)
+    if value > MAX_GAMES:
+        raise argparse.ArgumentTypeError(
+            f"must be at most {MAX_GAMES:,} (the most games of one run), not {text}"
+        )
+    return value
 
 
 def chunks(n_games: int) -> Iterator[tuple[int, int]]:
@@ -497,8 +491,9 @@ def table(games: Playouts, seconds: float, where: str, *, played: int | None = N
         f"{colors[0] + ' wins':<14}{_percent(games.win_rate(0))}",
         f"{colors[1] + ' wins':<14}{_percent(games.win_rate(1))}",
         f"first player  {_percent(games.first_player_win_rate())}",
-        f"swaps         {_percent(games.swap_rate())}",
     ]
+    if getattr(rules, "pie", True):  # no swap line where the rules have no pie rule
+        lines.append(f"swaps         {_percent(games.swap_rate())}")
     if games.stuck():
         lines.append(f"stuck         {games.stuck():,} games without a legal move")
     quantiles = games.plies_quantiles()

@@ -21,7 +21,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "win rate by the first placements drawn on the board (Veletas: the squares of "
             "the first shooter and stone; Meridians: the first stone's point on the "
             "hexagon), and the game metrics, each proportion with its Wilson 95% interval. "
-            'Needs pip install "veletas[report]".'
+            "Needs the extra report."
         ),
     )
     parser.add_argument("file", help="a Parquet dataset (.parquet) or a file of game records")

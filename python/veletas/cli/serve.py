@@ -13,6 +13,13 @@ from typing import Any
 
 from veletas._checks import ascii_float, ascii_int
 from veletas.cli import options
+from veletas.serve.limits import ConnectionLimits
+
+SERVE_EXTRA = (
+    "from a clone of veletas, pip install '.[serve]'; with a wheel, "
+    "pip install 'veletas-VERSION.whl[serve]'"
+)
+"""How to install the extra: the package is installed from a clone or a wheel."""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -22,8 +29,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description=(
             "Serve the web page of veletas: play the bot by clicks, watch it play itself, "
             "step through games, load positions and records. It listens on 127.0.0.1 "
-            "(this machine only) unless --host says otherwise. Needs the serve extra: "
-            "pip install 'veletas[serve]'. The API is in docs/serve.md."
+            "(this machine only) unless --host says otherwise. Needs the serve extra "
+            f"({SERVE_EXTRA}). The API and the limits are in docs/serve.md."
         ),
     )
     parser.add_argument("--host", default="127.0.0.1", help="the address (default 127.0.0.1)")
@@ -57,6 +64,20 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=options.positive,
         default=5_000_000,
         help="the most iterations per move a game may ask for (default 5000000)",
+    )
+    limits.add_argument(
+        "--max-connections",
+        type=options.positive,
+        default=ConnectionLimits.max_connections,
+        help="connections open at once, pages and their WebSockets; past it a new one is "
+        f"answered 503 (default {ConnectionLimits.max_connections})",
+    )
+    limits.add_argument(
+        "--request-seconds",
+        type=_positive_float,
+        default=ConnectionLimits.request_seconds,
+        help="the time a client has to send a request's headers, then its body; a slower "
+        f"one is closed (default {ConnectionLimits.request_seconds:g})",
     )
     limits.add_argument(
         "--allow-host",
@@ -121,10 +142,11 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from veletas.serve import Settings, create_app
+        from veletas.serve.limits import server_config
     except ImportError as error:
         print(
             f"veletas: error: veletas serve needs the serve extra ({error.name} is missing): "
-            "pip install 'veletas[serve]'",
+            f"{SERVE_EXTRA}",
             file=sys.stderr,
         )
         return 2
@@ -152,7 +174,13 @@ def run(args: argparse.Namespace) -> int:
     }
     if args.bot_workers is not None:
         settings_kwargs["bot_workers"] = args.bot_workers
-    app = create_app(Settings(**settings_kwargs))
+    settings = Settings(**settings_kwargs)
+    limits = ConnectionLimits(
+        max_connections=args.max_connections,
+        request_seconds=args.request_seconds,
+        max_message=settings.max_body,
+    )
+    app = create_app(settings, limits)
     port = sock.getsockname()[1]
     url = _url(args.host, port)
     if _everywhere(args.host):
@@ -162,8 +190,7 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     print(f"veletas serve: {url}  (Ctrl-C to stop)", flush=True)
-    config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", lifespan="on")
-    server = uvicorn.Server(config)
+    server = uvicorn.Server(server_config(app, limits, log_level="warning"))
     if args.open:
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()
     try:

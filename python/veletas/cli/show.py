@@ -51,9 +51,13 @@ def run(args: argparse.Namespace) -> int:
         draw.print_board(board, color=color, lastmove=lastmove)
         print(draw.status_text(board, {}))
         return 0
-    picture = games.game_of(board).draw(
-        board, lastmove=lastmove, size=args.width, flipped=args.flipped
-    )
+    try:
+        picture = games.game_of(board).draw(
+            board, lastmove=lastmove, size=args.width, flipped=args.flipped
+        )
+    except ValueError as error:  # the picture's width
+        print(f"veletas: error: --width {args.width}: {error}", file=sys.stderr)
+        return 2
     if args.svg == "-":
         print(picture)
     else:

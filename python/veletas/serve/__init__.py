@@ -1,7 +1,7 @@
 """``veletas serve``: a web page to play the bot, watch it play itself and
 step through games, and the JSON API behind it (``docs/serve.md``).
 
-It needs the ``serve`` extra (``pip install "veletas[serve]"``): Starlette
+It needs the ``serve`` extra (:func:`veletas.extras.install_hint`): Starlette
 for the application, uvicorn to serve it, and websockets, without which
 uvicorn answers the page's WebSocket with 404.
 

@@ -17,10 +17,10 @@ import contextlib
 import ipaddress
 import json
 import logging
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.datastructures import Headers
@@ -35,6 +35,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from veletas import games as registry
 from veletas.errors import VeletasError
+from veletas.serve.limits import ConnectionLimits, quiet_accept_errors
 from veletas.serve.sessions import WATCH, ApiError, Session, Sessions, Settings, error_message
 
 __all__ = ["create_app"]
@@ -54,14 +55,35 @@ _SECURITY_HEADERS = {
 }
 
 
+_AUTHORITY = re.compile(r"(\[[0-9A-Fa-f:.]{2,45}\]|[A-Za-z0-9._-]{1,253})(?::([0-9]{1,5}))?")
+"""A ``Host`` as browsers send it: a name, an IPv4 address or a bracketed IPv6
+address, and perhaps a port. Nothing else (``a@b``, ``a#b``, two hosts)."""
+_ORIGIN = re.compile(r"(https?)://(.+)")
+
+
+def _host_name(authority: str) -> str | None:
+    """The host name of a ``Host`` value (an IPv6 address without its
+    brackets), or None for a value that no browser sends."""
+    match = _AUTHORITY.fullmatch(authority)
+    if match is None:
+        return None
+    name, port = match[1], match[2]
+    if port is not None and int(port) > 65535:
+        return None
+    if name.startswith("["):
+        try:
+            return str(ipaddress.IPv6Address(name[1:-1]))
+        except ValueError:
+            return None
+    return name.lower()
+
+
 def _host_allowed(host: str | None, allowed: tuple[str, ...]) -> bool:
     """Whether a ``Host`` header names this server: ``localhost``, an IP
     address, or a name given with ``--allow-host``. A page that another
     name resolves to this machine (DNS rebinding) sends that name, and is
     refused."""
-    if not host:
-        return False
-    name = urlsplit(f"//{host}").hostname
+    name = _host_name(host) if host else None
     if name is None:
         return False
     if name == "localhost" or name.endswith(".localhost") or name in allowed:
@@ -83,8 +105,8 @@ def _guard_problem(scope: Scope, allowed: tuple[str, ...]) -> str | None:
         )
     origin = headers.get("origin")
     if origin is not None:
-        parts = urlsplit(origin)
-        if parts.scheme not in ("http", "https") or parts.netloc.lower() != str(host).lower():
+        match = _ORIGIN.fullmatch(origin.lower())
+        if match is None or _host_name(match[2]) is None or match[2] != str(host).lower():
             return f"requests from the page of {origin!r} are refused"
     return None
 
@@ -127,12 +149,30 @@ class Guard:
         await self.app(scope, receive, send_with_headers)
 
 
-async def _body(request: Request, limit: int) -> dict[str, Any]:
+async def _body(request: Request, limit: int, seconds: float) -> dict[str, Any]:
     """The JSON object of a request's body (``{}`` for an empty one).
 
-    :raises ApiError: for a body over ``limit`` bytes, or one that is not
-        a JSON object.
+    :raises ApiError: for a body over ``limit`` bytes, one not sent within
+        ``seconds``, or one that is not a JSON object.
     """
+    try:
+        raw = await asyncio.wait_for(_raw_body(request, limit), seconds)
+    except asyncio.TimeoutError:  # TimeoutError itself only from Python 3.11
+        raise ApiError(408, f"the request body did not arrive within {seconds:g} s") from None
+    if not raw.strip():
+        return {}
+    try:
+        body = json.loads(raw)
+    except RecursionError:
+        raise ApiError(400, "the request body is not JSON: it is nested too deep") from None
+    except ValueError as error:  # bad JSON, bad UTF-8, an int of over 4300 digits
+        raise ApiError(400, f"the request body is not JSON: {str(error)[:200]}") from None
+    if not isinstance(body, dict):
+        raise ApiError(400, f"the request body must be a JSON object, not {type(body).__name__}")
+    return body
+
+
+async def _raw_body(request: Request, limit: int) -> bytes:
     length = request.headers.get("content-length")
     if length is not None and length.isascii() and length.isdigit() and int(length) > limit:
         raise ApiError(413, f"the request body is over this server's limit of {limit} bytes")
@@ -143,41 +183,41 @@ async def _body(request: Request, limit: int) -> dict[str, Any]:
         if size > limit:
             raise ApiError(413, f"the request body is over this server's limit of {limit} bytes")
         chunks.append(chunk)
-    raw = b"".join(chunks)
-    if not raw.strip():
-        return {}
-    try:
-        body = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ApiError(400, f"the request body is not JSON: {error}") from None
-    if not isinstance(body, dict):
-        raise ApiError(400, f"the request body must be a JSON object, not {type(body).__name__}")
-    return body
+    return b"".join(chunks)
 
 
 def _flag(value: object) -> bool:
     return str(value).lower() in ("1", "true", "on", "yes")
 
 
+_PLY = re.compile(r"\s*(-?[0-9]{1,18})\s*")
+"""A ply as text: more digits than any game has plies are refused unread."""
+
+
 def _ply(value: object) -> int | None:
     """A ``ply`` parameter: absent or a whole number (checked by the session)."""
     if value is None or value == "":
         return None
-    if isinstance(value, bool):
-        raise ApiError(400, f"ply must be a whole number, not {value!r}")
-    if isinstance(value, int):
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 10**18:
         return value
-    if isinstance(value, str) and value.isascii() and value.strip().lstrip("-").isdigit():
-        return int(value)
-    raise ApiError(400, f"ply must be a whole number, not {value!r}")
+    if isinstance(value, str) and (match := _PLY.fullmatch(value)) is not None:
+        return int(match[1])
+    if isinstance(value, int) and not isinstance(value, bool):
+        raise ApiError(400, "ply must be a whole number of at most 18 digits")
+    shown = repr(value) if len(repr(value)) <= 40 else f"{repr(value)[:40]}..."
+    raise ApiError(400, f"ply must be a whole number, not {shown}")
 
 
 Handler = Callable[[Request], Awaitable[Response]]
 
 
-def create_app(settings: Settings | None = None) -> Starlette:
-    """The application, with a fresh set of games under ``settings``."""
+def create_app(
+    settings: Settings | None = None, limits: ConnectionLimits | None = None
+) -> Starlette:
+    """The application, with a fresh set of games under ``settings`` (and,
+    run by :func:`veletas.serve.limits.server_config`, ``limits``)."""
     settings = settings or Settings()
+    limits = limits or ConnectionLimits(max_message=settings.max_body)
     sessions = Sessions(settings)
 
     def api(handler: Callable[[Request, dict[str, Any]], Awaitable[Any]]) -> Handler:
@@ -186,10 +226,18 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
         async def endpoint(request: Request) -> Response:
             try:
-                body = await _body(request, settings.max_body) if request.method == "POST" else {}
+                body = (
+                    await _body(request, settings.max_body, limits.request_seconds)
+                    if request.method == "POST"
+                    else {}
+                )
                 result = await handler(request, body)
             except ApiError as error:
-                return JSONResponse({"error": error.message}, status_code=error.status)
+                # A body that did not arrive whole leaves nothing to read next.
+                close = {"Connection": "close"} if error.status in (408, 413) else None
+                return JSONResponse(
+                    {"error": error.message}, status_code=error.status, headers=close
+                )
             except VeletasError as error:
                 return JSONResponse({"error": error_message(error)}, status_code=400)
             if isinstance(result, Response):
@@ -235,11 +283,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 "max_iterations": settings.max_iterations,
                 "default_seconds": settings.default_seconds,
                 "max_body": settings.max_body,
+                "max_connections": limits.max_connections,
+                "request_seconds": limits.request_seconds,
             },
         }
 
     async def create(request: Request, body: dict[str, Any]) -> Any:
-        session = sessions.create(body)
+        session = await sessions.create(body)
         return JSONResponse(session.state(flipped=flipped(request, body)), status_code=201)
 
     async def show(request: Request, body: dict[str, Any]) -> Any:
@@ -358,6 +408,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 if dropped:
                     log.info("dropped %d idle game(s)", dropped)
 
+        quiet_accept_errors(asyncio.get_running_loop())
         expiring = asyncio.ensure_future(expire())
         try:
             yield
@@ -392,4 +443,5 @@ def create_app(settings: Settings | None = None) -> Starlette:
     )
     app.state.sessions = sessions
     app.state.settings = settings
+    app.state.limits = limits
     return app

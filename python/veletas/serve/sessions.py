@@ -476,8 +476,9 @@ class Sessions:
         for game_id in list(self.games):
             self.drop(game_id)
 
-    def create(self, params: Mapping[str, Any]) -> Session:
-        """A new game from the parameters of the page (or the API's body).
+    async def create(self, params: Mapping[str, Any]) -> Session:
+        """A new game from the parameters of the page (or the API's body);
+        its position or record is read in a worker thread.
 
         :raises ApiError: for a bad parameter or a full server.
         :raises VeletasError: for bad options, a bad position or record.
@@ -525,12 +526,13 @@ class Sessions:
                     "a record sets the game's options itself; leave out "
                     + ", ".join(repr(k) for k in options),
                 )
-            start, board, options = game.read_record(_text(record, "record"))
+            start, board, options = await _off_loop(game.read_record, _text(record, "record"))
         else:
-            start, options = game.new_board(
-                options, None if position is None else _text(position, "position")
-            )
+            text = None if position is None else _text(position, "position")
+            start, options = await _off_loop(game.new_board, options, text)
             board = start.copy()
+        if len(self.games) >= settings.max_games:
+            raise ApiError(503, f"the server already holds {settings.max_games} games, its limit")
         session = Session(
             self,
             game,
@@ -593,6 +595,12 @@ class Sessions:
         if not 0 <= seed < 1 << 64:
             raise ApiError(400, f"seed must be in 0 .. 2**64 - 1, not {seed}")
         return seed
+
+
+async def _off_loop(function: Any, *args: Any) -> Any:
+    """``function(*args)`` in one of anyio's worker threads (40 at most), so
+    that the event loop answers meanwhile."""
+    return await anyio.to_thread.run_sync(functools.partial(function, *args))
 
 
 def error_message(error: Exception) -> str:

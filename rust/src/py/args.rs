@@ -40,6 +40,12 @@ impl<'py> Given<'py> {
     }
 }
 
+/// The most threads a search may ask for (`veletas.limits.MAX_THREADS`).
+pub const MAX_THREADS: usize = 256;
+
+/// The most envs of one vector env (`veletas.limits.MAX_ENVS`).
+pub const MAX_ENVS: u64 = 100_000;
+
 /// A checked search configuration of the bots of every game.
 pub fn search_config(
     threads: usize,
@@ -49,6 +55,11 @@ pub fn search_config(
 ) -> PyResult<Config> {
     if threads == 0 {
         return Err(PyValueError::new_err("threads must be at least 1, got 0"));
+    }
+    if threads > MAX_THREADS {
+        return Err(PyValueError::new_err(format!(
+            "threads must be 1 to {MAX_THREADS}, not {threads}"
+        )));
     }
     if !(exploration.is_finite() && exploration >= 0.0) {
         return Err(PyValueError::new_err(format!(

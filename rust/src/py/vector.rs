@@ -87,8 +87,15 @@ pub fn unsigned(value: &Bound<'_, PyAny>, what: &str, least: u64) -> PyResult<u6
 
 /// The checked `num_envs` (at least 1) and `seed` of a constructor.
 pub fn env_args(num_envs: &Bound<'_, PyAny>, seed: &Bound<'_, PyAny>) -> PyResult<(usize, u64)> {
-    let num_envs = usize::try_from(unsigned(num_envs, "num_envs", 1)?)
-        .map_err(|_| PyValueError::new_err("num_envs is too large"))?;
+    let num_envs = unsigned(num_envs, "num_envs", 1)?;
+    if num_envs > crate::py::args::MAX_ENVS {
+        return Err(PyValueError::new_err(format!(
+            "num_envs must be 1 to {}, not {num_envs}",
+            crate::py::args::MAX_ENVS
+        )));
+    }
+    let num_envs =
+        usize::try_from(num_envs).map_err(|_| PyValueError::new_err("num_envs is too large"))?;
     Ok((num_envs, unsigned(seed, "seed", 0)?))
 }
 

@@ -54,7 +54,7 @@ def test_a_whole_game_against_a_bot_through_a_terminal(tmp_path, pie: bool) -> N
         child.expect(PROMPT)
         fen = last_position(child.before)
     child.sendline("a1" if chooser(fen, pie=pie).piece_at("a1") is not None else "swap")
-    child.expect("illegal: illegal move")
+    child.expect("\r?\nillegal move")
     child.expect(PROMPT)
     child.sendline("moves")
     child.expect("legal moves")

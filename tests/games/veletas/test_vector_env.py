@@ -9,7 +9,7 @@ import pytest
 import veletas
 from env_oracle import Oracle, uniform_masked
 from rl_games import RULE_OPTIONS, VARIANTS, new_board
-from veletas import DecisionState, IllegalMoveError, InvalidRulesError, VectorEnv
+from veletas import DecisionState, IllegalMoveError, InvalidRulesError, LimitError, VectorEnv
 from veletas.games.veletas.encoding import RandomAgent
 
 
@@ -236,8 +236,8 @@ def test_constructor_checks_its_arguments() -> None:
     with pytest.raises(IndexError, match=r"env index 2 is not in 0\.\.2"):
         env.state(2)
     assert VectorEnv(1, seed=2**64 - 1).seed == 2**64 - 1
-    with pytest.raises(MemoryError):
-        VectorEnv(10**15)
+    with pytest.raises(LimitError, match="num_envs must be 1 to 100,000"):
+        VectorEnv(10**15)  # refused, not a MemoryError
 
 
 def test_episodes_start_from_the_given_positions() -> None:

@@ -1,0 +1,60 @@
+"""The folder of a stopped run's parts (``FILE.partial``): which of its files a
+run wrote, and their removal, which never touches another file.
+
+A run writes ``run.json`` (its manifest), its parts
+``part-<first game>-<games>.<parquet|txt|npz>`` and, while writing one,
+``.<name>.<pid>.tmp``. Anything else in the folder is someone else's: a run
+refuses to go on (naming it) rather than delete it.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from veletas.errors import DatasetError
+
+__all__ = ["MANIFEST", "is_temporary", "part_range", "refuse_foreign", "remove_run_folder"]
+
+MANIFEST = "run.json"
+_PART = re.compile(r"part-(\d{20})-(\d{20})\.(?:parquet|txt|npz)")
+_TEMPORARY = re.compile(r"\.(?:run\.json|part-\d{20}-\d{20}\.(?:parquet|txt|npz))\.\d+\.tmp")
+
+
+def part_range(entry: Path) -> tuple[int, int] | None:
+    """The first game and the count of a part's file name, or None."""
+    match = _PART.fullmatch(entry.name)
+    return None if match is None else (int(match[1]), int(match[2]))
+
+
+def is_temporary(entry: Path) -> bool:
+    """Whether ``entry`` is a file that a run was writing when it stopped."""
+    return _TEMPORARY.fullmatch(entry.name) is not None and entry.is_file()
+
+
+def _is_own(entry: Path) -> bool:
+    if not entry.is_file() or entry.is_symlink():
+        return False
+    return entry.name == MANIFEST or part_range(entry) is not None or is_temporary(entry)
+
+
+def refuse_foreign(folder: Path) -> None:
+    """:raises DatasetError: if ``folder`` holds a file no run writes, naming it."""
+    foreign = sorted(entry for entry in folder.iterdir() if not _is_own(entry))
+    if foreign:
+        more = f" (and {len(foreign) - 1} more)" if len(foreign) > 1 else ""
+        raise DatasetError(
+            f"{folder} holds {foreign[0]}{more}, which no run of veletas writes: move it "
+            "away (nothing there was changed), then run the command again"
+        )
+
+
+def remove_run_folder(folder: Path) -> None:
+    """Remove a run's folder of parts, file by file.
+
+    :raises DatasetError: if it holds a file no run writes (then nothing is removed).
+    """
+    refuse_foreign(folder)
+    for entry in folder.iterdir():
+        entry.unlink()
+    folder.rmdir()

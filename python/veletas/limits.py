@@ -1,0 +1,89 @@
+"""The limits of the batch APIs, stated once: threads per call, games per
+call, envs per vector env (``docs/datasets.md`` and ``docs/serve.md`` list
+them with the server's). A request above one is refused with a
+``ValueError`` naming it, before anything is allocated or started, rather
+than a process killed by an allocation that cannot succeed or a machine
+brought to a halt by a million threads: a :class:`~veletas.errors.LimitError`
+(a ``ValueError``) names the limit.
+
+The native core checks the same numbers where it takes them (its bots'
+threads, its vector envs' sizes).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from veletas._checks import integer
+from veletas.errors import LimitError
+
+__all__ = [
+    "MAX_ENVS",
+    "MAX_GAMES",
+    "MAX_RECORDED_GAMES",
+    "MAX_THREADS",
+    "check_envs",
+    "check_games",
+    "check_threads",
+]
+
+MAX_THREADS = 256
+"""The most threads one call may ask for (playouts, a bot's search, a match,
+a vector env's opponent): more than the cores of any machine veletas runs
+on, far fewer than would bring one to a halt."""
+
+MAX_GAMES = 100_000_000
+"""The most games one call plays at once (``playouts``, ``veletas playout
+--games``, a match): their per-game columns take 8 bytes a game, 800 MB at
+this limit. Larger runs are played as ranges (:meth:`PlayoutJob.run`) or
+saved as they go (``--save``), in several calls."""
+
+MAX_RECORDED_GAMES = 2_000_000
+"""The most games one call plays with ``record=True``: their moves take about
+300 bytes a standard game, 600 MB at this limit."""
+
+MAX_ENVS = 100_000
+"""The most games of one vector env: its observation buffers take about 8 KB
+an env in the standard game, 800 MB at this limit."""
+
+
+def check_threads(threads: object, name: str = "threads") -> int:
+    """``threads`` as an int of 1 .. :data:`MAX_THREADS`.
+
+    :raises TypeError: for a value that is not an int.
+    :raises LimitError: for one outside that range.
+    """
+    value = integer(name, threads)
+    if not 1 <= value <= MAX_THREADS:
+        raise LimitError(f"{name} must be 1 to {MAX_THREADS}, not {value!r}")
+    return value
+
+
+def check_games(n_games: int, *, record: bool = False) -> int:
+    """``n_games`` (already an int of 0 or more) within the games of one call.
+
+    :raises LimitError: above :data:`MAX_GAMES`, or :data:`MAX_RECORDED_GAMES`
+        with ``record``.
+    """
+    limit = MAX_RECORDED_GAMES if record else MAX_GAMES
+    if n_games > limit:
+        what = "recorded games" if record else "games"
+        raise LimitError(
+            f"n_games {n_games:,} is above the {limit:,} {what} of one call: play them in "
+            "ranges (PlayoutJob.run) or with veletas playout --save"
+        )
+    return n_games
+
+
+def check_envs(num_envs: Any) -> Any:
+    """``num_envs``, refused above :data:`MAX_ENVS`; any other value is left
+    to the vector env's own checks (an int of 1 or more).
+
+    :raises LimitError: for a number above :data:`MAX_ENVS`.
+    """
+    is_int = isinstance(num_envs, int | np.integer) and not isinstance(num_envs, bool)
+    if is_int and num_envs > MAX_ENVS:
+        raise LimitError(f"num_envs must be 1 to {MAX_ENVS:,}, not {num_envs!r}")
+    return num_envs
