@@ -132,7 +132,8 @@ class _Position:
     game: str
     fen: str
     options: tuple[Any, ...]
-    """Veletas: the setup rule and whether shooters block; Meridians: the pie option."""
+    """Veletas: the setup rule, whether shooters block and whether claimed
+    shooters block; Meridians: the pie option."""
     swapped: bool
 
 
@@ -146,7 +147,12 @@ def _position(board: Any) -> _Position:
     if board.is_game_over():
         raise ValueError(f"the game is over in {fen!r}: there is no move to choose")
     if game == "veletas":
-        options: tuple[Any, ...] = (board.rules.setup_rule, board.rules.shooters_block)
+        rules = board.rules
+        options: tuple[Any, ...] = (
+            rules.setup_rule,
+            rules.shooters_block,
+            rules.claimed_shooters_block,
+        )
     else:
         options = (board.pie,)
     swapped = any(move.is_swap for move in board.move_stack)

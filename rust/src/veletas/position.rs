@@ -440,15 +440,27 @@ impl Position {
         self.winner().is_some() || self.count_legal_moves() == 0
     }
 
-    /// What ends lines here: stones, the squares off the board, and under
-    /// [`Lines::ShootersBlock`] every shooter.
+    /// What ends lines here: stones, the squares off the board, under
+    /// [`Lines::ShootersBlock`] every shooter, and under
+    /// `claimed_shooters_block` the claimed ones.
     #[inline]
     pub fn blockers(&self) -> Bitboard {
         let stones = self.stones[0] | self.stones[1] | self.rules.walls();
         match self.rules.lines() {
+            Lines::ShootersPass if self.rules.claimed_shooters_block() => {
+                stones | self.claimed[0] | self.claimed[1]
+            }
             Lines::ShootersPass => stones,
             Lines::ShootersBlock => stones | self.all_shooters(),
         }
+    }
+
+    /// The same position under the rules with `claimed_shooters_block` set to
+    /// `on` (the pieces, turn and phase, and so the hash, are unchanged).
+    #[must_use]
+    pub fn with_claimed_shooters_block(mut self, on: bool) -> Position {
+        self.rules = self.rules.with_claimed_shooters_block(on);
+        self
     }
 
     /// The empty squares reachable from `square` along its 8 lines.
@@ -562,16 +574,37 @@ impl Position {
             self.set_turn(self.turn.other());
             return;
         }
-        let blockers = self.blockers();
-        for square in hemmed {
-            if claims::is_trapped(square, blockers, empty) {
-                let claimant = claims::claimant(square, self.stones, self.turn);
-                self.shooters.discard(square);
-                self.hash ^= zobrist::piece(Piece::Shooter, square);
-                self.put(Piece::claimed(claimant), square);
+        let mut blockers = self.blockers();
+        let mut hemmed = hemmed;
+        loop {
+            let mut claimed = Bitboard::EMPTY;
+            for square in hemmed {
+                if claims::is_trapped(square, blockers, empty) {
+                    self.claim(square);
+                    claimed.add(square);
+                }
             }
+            // Under `claimed_shooters_block` alone a claim ends lines and can
+            // trap another shooter: check the rest again until none is
+            // claimed. (The claimant depends on the groups and the shooter
+            // only, which claims leave alone, so the order does not matter.)
+            if claimed.is_empty() || !self.rules.claims_cascade() {
+                break;
+            }
+            blockers |= claimed;
+            hemmed = hemmed - claimed;
         }
         self.set_turn(self.turn.other());
+    }
+
+    /// Claims the trapped shooter on `square` for the owner of the bigger
+    /// adjacent group (RULES.md section 4, step 3).
+    #[inline]
+    fn claim(&mut self, square: Square) {
+        let claimant = claims::claimant(square, self.stones, self.turn);
+        self.shooters.discard(square);
+        self.hash ^= zobrist::piece(Piece::Shooter, square);
+        self.put(Piece::claimed(claimant), square);
     }
 }
 

@@ -24,9 +24,11 @@ fn position(
     fen: &Bound<'_, PyString>,
     setup_rule: &str,
     shooters_block: bool,
+    claimed_shooters_block: bool,
 ) -> PyResult<Position> {
     let setup_rule = parse_setup_rule(setup_rule)?;
-    position_from_fen(fen, setup_rule, Lines::from_shooters_block(shooters_block))
+    let position = position_from_fen(fen, setup_rule, Lines::from_shooters_block(shooters_block))?;
+    Ok(position.with_claimed_shooters_block(claimed_shooters_block))
 }
 
 /// What a search reports: the move, the iterations, the estimated chance of
@@ -61,7 +63,7 @@ impl PyMctsPlayer {
     /// Searches the turn of `fen` and returns `(move, iterations, value,
     /// reused, nodes)`, or None at the end of the game. The search runs
     /// without the GIL, and ends early once `stop` is raised.
-    #[pyo3(signature = (fen, setup_rule, shooters_block, swapped, *, iterations = None, seconds = None, stop = None))]
+    #[pyo3(signature = (fen, setup_rule, shooters_block, claimed_shooters_block, swapped, *, iterations = None, seconds = None, stop = None))]
     #[allow(clippy::too_many_arguments)]
     fn choose(
         &mut self,
@@ -69,12 +71,13 @@ impl PyMctsPlayer {
         fen: &Bound<'_, PyString>,
         setup_rule: &str,
         shooters_block: bool,
+        claimed_shooters_block: bool,
         swapped: bool,
         iterations: Option<u64>,
         seconds: Option<f64>,
         stop: Option<PyRef<'_, PyStopFlag>>,
     ) -> PyResult<Option<Choice>> {
-        let position = position(fen, setup_rule, shooters_block)?;
+        let position = position(fen, setup_rule, shooters_block, claimed_shooters_block)?;
         let budget = search_budget(iterations, seconds)?;
         let state = DecisionState::with_swapped(position, swapped);
         let stop = stop.map_or_else(|| Arc::new(AtomicBool::new(false)), |s| s.shared());
@@ -96,7 +99,7 @@ impl PyMctsPlayer {
     /// `(move, visits, value)` (value: the estimated chance that the player
     /// to act wins after it), the visits of the position, and the iterations
     /// this call ran. None at the end of the game. The trees stay at `fen`.
-    #[pyo3(signature = (fen, setup_rule, shooters_block, swapped, *, iterations = None, seconds = None, stop = None, top = 5))]
+    #[pyo3(signature = (fen, setup_rule, shooters_block, claimed_shooters_block, swapped, *, iterations = None, seconds = None, stop = None, top = 5))]
     #[allow(clippy::too_many_arguments)]
     fn analyse(
         &mut self,
@@ -104,13 +107,14 @@ impl PyMctsPlayer {
         fen: &Bound<'_, PyString>,
         setup_rule: &str,
         shooters_block: bool,
+        claimed_shooters_block: bool,
         swapped: bool,
         iterations: Option<u64>,
         seconds: Option<f64>,
         stop: Option<PyRef<'_, PyStopFlag>>,
         top: usize,
     ) -> PyResult<Option<Analysed>> {
-        let position = position(fen, setup_rule, shooters_block)?;
+        let position = position(fen, setup_rule, shooters_block, claimed_shooters_block)?;
         let budget = search_budget(iterations, seconds)?;
         let state = DecisionState::with_swapped(position, swapped);
         let stop = stop.map_or_else(|| Arc::new(AtomicBool::new(false)), |s| s.shared());
@@ -139,10 +143,11 @@ pub fn random_move(
     fen: &Bound<'_, PyString>,
     setup_rule: &str,
     shooters_block: bool,
+    claimed_shooters_block: bool,
     seed: u64,
     index: u64,
 ) -> PyResult<Option<String>> {
-    let position = position(fen, setup_rule, shooters_block)?;
+    let position = position(fen, setup_rule, shooters_block, claimed_shooters_block)?;
     let mut rng = Rng::for_game(seed, index);
     Ok(core_random(&position, &mut rng).map(|m| m.to_string()))
 }
@@ -155,10 +160,11 @@ pub fn greedy_move(
     fen: &Bound<'_, PyString>,
     setup_rule: &str,
     shooters_block: bool,
+    claimed_shooters_block: bool,
     seed: u64,
     index: u64,
 ) -> PyResult<Option<String>> {
-    let position = position(fen, setup_rule, shooters_block)?;
+    let position = position(fen, setup_rule, shooters_block, claimed_shooters_block)?;
     let mut rng = Rng::for_game(seed, index);
     Ok(py
         .detach(|| core_greedy(&position, &mut rng))
