@@ -118,6 +118,7 @@ def playouts(
     threads: int | None = None,
     policy: str | None = None,
     record: bool = False,
+    claimed_shooters_block: bool = False,
 ) -> Playouts:
     """Play ``n_games`` random games on a Ray cluster: the games, arrays and
     summary of :func:`veletas.playouts` with the same arguments.
@@ -165,6 +166,7 @@ def playouts(
             "shooters": shooters is not None,
             "setup_rule": setup_rule != "perimeter",
             "shooters_block": shooters_block,
+            "claimed_shooters_block": claimed_shooters_block,
         }
         given = [name for name, changed in others.items() if changed]
         if given:
@@ -186,6 +188,7 @@ def playouts(
             shooters=shooters,
             setup_rule=setup_rule,
             shooters_block=shooters_block,
+            claimed_shooters_block=claimed_shooters_block,
             policy=policy or "micro",
             **common,
         )

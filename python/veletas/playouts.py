@@ -613,11 +613,12 @@ def playouts(
     threads: int | None = None,
     policy: str = "micro",
     record: bool = False,
+    claimed_shooters_block: bool = False,
 ) -> Playouts:
     """Play ``n_games`` random games and return them as numpy arrays.
 
     Without ``start``, every game begins at the start of ``variant`` (with
-    ``size`` and ``shooters`` overriding it, and the two rule options). With
+    ``size`` and ``shooters`` overriding it, and the rule options). With
     ``start`` (a ``Board``, or a position string read under the given rule
     options), every game begins from that position; the rule options must
     then be left at their defaults or agree with it. A board's move stack
@@ -653,6 +654,7 @@ def playouts(
         shooters=shooters,
         setup_rule=setup_rule,
         shooters_block=shooters_block,
+        claimed_shooters_block=claimed_shooters_block,
         start=start,
         seed=seed,
         threads=threads,

@@ -20,7 +20,15 @@ from veletas.match import KINDS, MCTS_OPTIONS, MatchResult, RoundRobin, match, r
 DEFAULT_GAMES = 100
 """The games of a match, or of each pair of a round robin."""
 
-RULES = ("variant", "size", "shooters", "setup_rule", "shooters_block", "pie")
+RULES = (
+    "variant",
+    "size",
+    "shooters",
+    "setup_rule",
+    "shooters_block",
+    "claimed_shooters_block",
+    "pie",
+)
 """The rule options of :func:`options.add_rules`, by their argparse names."""
 
 PLAYERS = f"""\

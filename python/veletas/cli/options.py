@@ -19,13 +19,14 @@ VELETAS_ONLY = {
     "shooters": None,
     "setup_rule": "perimeter",
     "shooters_block": False,
+    "claimed_shooters_block": False,
 }
 """The options of Veletas's rules, with their defaults."""
 
 
 def add_rules(parser: argparse.ArgumentParser, default_variant: str = "standard") -> None:
     """The game, and its rules: the variant (``default_variant`` unless
-    given), custom size and shooter count and the two rule options of
+    given), custom size and shooter count and the rule options of
     Veletas; the size and the pie rule of Meridians."""
     parser.set_defaults(default_variant=default_variant)
     group = parser.add_argument_group("game and rules")
@@ -62,6 +63,12 @@ def add_rules(parser: argparse.ArgumentParser, default_variant: str = "standard"
         help="Veletas: shooters end lines like stones do (an older published rule)",
     )
     group.add_argument(
+        "--claimed-shooters-block",
+        action="store_true",
+        help="Veletas: claimed shooters end lines and claims repeat until none "
+        "changes (Boardspace's rules)",
+    )
+    group.add_argument(
         "--pie",
         action="store_true",
         help="Meridians: play with the pie rule (Veletas always has it)",
@@ -96,6 +103,7 @@ def rules_kwargs(args: argparse.Namespace) -> dict[str, Any]:
         "shooters": args.shooters,
         "setup_rule": args.setup_rule,
         "shooters_block": args.shooters_block,
+        "claimed_shooters_block": args.claimed_shooters_block,
     }
 
 

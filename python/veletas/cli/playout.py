@@ -476,7 +476,8 @@ def table(games: Playouts, seconds: float, where: str, *, played: int | None = N
     else:
         described = (
             f"{rules.variant} ({rules.size}x{rules.size}, {rules.shooters} shooters, "
-            f"{rules.setup_rule}{', shooters block' if rules.shooters_block else ''})"
+            f"{rules.setup_rule}{', shooters block' if rules.shooters_block else ''}"
+            f"{', claimed shooters block' if rules.claimed_shooters_block else ''})"
         )
         colors = ("black", "white")
     lines = [

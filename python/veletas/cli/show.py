@@ -45,6 +45,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--shooters-block", action="store_true", help="Veletas: shooters end lines like stones"
     )
+    parser.add_argument(
+        "--claimed-shooters-block",
+        action="store_true",
+        help="Veletas: claimed shooters end lines (Boardspace's rules)",
+    )
     parser.add_argument("--pie", action="store_true", help="Meridians: the pie rule is on")
     parser.add_argument("--no-color", action="store_true", help="print without colours")
     parser.set_defaults(handler=run)
@@ -57,7 +62,10 @@ def run(args: argparse.Namespace) -> int:
         lastmove = meridians.Move.parse(args.lastmove) if args.lastmove else None
     else:
         board = veletas.Board(
-            args.fen, setup_rule=args.setup_rule, shooters_block=args.shooters_block
+            args.fen,
+            setup_rule=args.setup_rule,
+            shooters_block=args.shooters_block,
+            claimed_shooters_block=args.claimed_shooters_block,
         )
         lastmove = veletas.Move.parse(args.lastmove) if args.lastmove else None
     if args.svg is None:

@@ -15,7 +15,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from veletas.errors import InvalidRulesError
-from veletas.games.veletas.types import SETUP_RULES, VARIANTS, Rules
+from veletas.games.veletas.types import (
+    SETUP_RULES,
+    VARIANTS,
+    Rules,
+    check_claimed_shooters_block,
+)
 
 if TYPE_CHECKING:
     from veletas.playouts import PlayoutJob, Playouts
@@ -74,6 +79,7 @@ def make_job(
     shooters: int | None = None,
     setup_rule: str = "perimeter",
     shooters_block: bool = False,
+    claimed_shooters_block: bool = False,
     start: Any = None,
     seed: object = 0,
     threads: object = None,
@@ -103,6 +109,7 @@ def make_job(
         "shooters": shooters,
         "setup_rule": setup_rule,
         "shooters_block": shooters_block,
+        "claimed_shooters_block": claimed_shooters_block,
     }
     swapped = False
     if start is None:
@@ -138,6 +145,7 @@ def check_agreement(
     shooters: object,
     setup_rule: object,
     shooters_block: object,
+    claimed_shooters_block: object = False,
 ) -> None:
     """Refuse rule options, given beside a start board, that are not its rules.
 
@@ -152,6 +160,7 @@ def check_agreement(
         )
     if not isinstance(shooters_block, bool):
         raise InvalidRulesError(f"shooters_block must be a bool, not {shooters_block!r}")
+    check_claimed_shooters_block(claimed_shooters_block)
     problems = []
     if variant != "standard" and VARIANTS[variant] != (rules.size, rules.shooters):
         problems.append(f"variant {variant!r}")
@@ -163,6 +172,8 @@ def check_agreement(
         problems.append(f"setup_rule {setup_rule!r}")
     if shooters_block and not rules.shooters_block:
         problems.append("shooters_block=True")
+    if claimed_shooters_block and not rules.claimed_shooters_block:
+        problems.append("claimed_shooters_block=True")
     if problems:
         raise InvalidRulesError(f"{', '.join(problems)} disagree(s) with the start board's {rules}")
 
@@ -172,6 +183,7 @@ def run(job: PlayoutJob, first_game: int, n_games: int) -> dict[str, np.ndarray]
     arguments: dict[str, Any] = {
         "setup_rule": job.rules.setup_rule,
         "shooters_block": job.rules.shooters_block,
+        "claimed_shooters_block": job.rules.claimed_shooters_block,
         "swapped": job.swapped,
         "policy": job.policy,
         "seed": job.seed,
@@ -213,6 +225,7 @@ def start_board(games: Playouts) -> Any:
         games.start,
         setup_rule=games.rules.setup_rule,
         shooters_block=games.rules.shooters_block,
+        claimed_shooters_block=games.rules.claimed_shooters_block,
     )
 
 
@@ -234,6 +247,7 @@ def rules_summary(rules: Rules) -> dict[str, Any]:
         "shooters": rules.shooters,
         "setup_rule": rules.setup_rule,
         "shooters_block": rules.shooters_block,
+        "claimed_shooters_block": rules.claimed_shooters_block,
     }
 
 

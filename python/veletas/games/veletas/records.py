@@ -16,6 +16,9 @@ PLAYERS = ("Black", "White")
 """The tags naming who held each colour, colour 0 first."""
 RULE_TAGS = ("Variant", "Size", "Shooters", "SetupRule", "ShootersBlock")
 """The rule tags every written record has, in this order."""
+CLAIMED_TAG = "ClaimedShootersBlock"
+"""The rule tag of ``claimed_shooters_block``, written after the others
+when the option is on (a record without it is of the default rules)."""
 
 Fail = Callable[[int, str], InvalidRecordError]
 
@@ -28,6 +31,7 @@ def rule_tags(rules: Rules) -> dict[str, str]:
         "Shooters": str(rules.shooters),
         "SetupRule": rules.setup_rule,
         "ShootersBlock": "true" if rules.shooters_block else "false",
+        **({CLAIMED_TAG: "true"} if rules.claimed_shooters_block else {}),
     }
 
 
@@ -40,6 +44,7 @@ def rules_of(tags: dict[str, str]) -> Rules:
         shooters=_number("Shooters", tags.get("Shooters", str(shooters))),
         setup_rule=tags.get("SetupRule", "perimeter"),
         shooters_block=tags.get("ShootersBlock", "false") == "true",
+        claimed_shooters_block=tags.get(CLAIMED_TAG, "false") == "true",
     )
 
 
@@ -69,6 +74,7 @@ def new_board(rules: Rules, start: str | None) -> Any:
         shooters=rules.shooters,
         setup_rule=rules.setup_rule,
         shooters_block=rules.shooters_block,
+        claimed_shooters_block=rules.claimed_shooters_block,
     )
 
 
@@ -103,6 +109,9 @@ def tag_rules(tags: dict[str, tuple[int, str]], fail: Fail) -> Rules:
     block_line, block = value("ShootersBlock", "false")
     if block not in ("true", "false"):
         raise fail(block_line, f"bad tag {tag('ShootersBlock', block)}: expected true or false")
+    claimed_line, claimed = value(CLAIMED_TAG, "false")
+    if claimed not in ("true", "false"):
+        raise fail(claimed_line, f"bad tag {tag(CLAIMED_TAG, claimed)}: expected true or false")
     setup_line, setup_rule = value("SetupRule", "perimeter")
     if setup_rule not in SETUP_RULES:
         raise fail(
@@ -119,6 +128,7 @@ def tag_rules(tags: dict[str, tuple[int, str]], fail: Fail) -> Rules:
             shooters=numbers["Shooters"],
             setup_rule=setup_rule,
             shooters_block=block == "true",
+            claimed_shooters_block=claimed == "true",
         )
     except VeletasError as error:
         raise fail(value("Shooters", "")[0], f"bad tag [Shooters]: {error}") from None

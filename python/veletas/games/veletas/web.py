@@ -101,6 +101,13 @@ class VeletasWeb:
                 "default": False,
                 "help": "the older rule: shooters end lines as stones do",
             },
+            {
+                "name": "claimed_shooters_block",
+                "label": "Claimed shooters block lines",
+                "type": "bool",
+                "default": False,
+                "help": "Boardspace's rules: claimed shooters end lines, claims repeat",
+            },
         ]
 
     def new_board(
@@ -130,6 +137,7 @@ class VeletasWeb:
         setup_rule = options.get("setup_rule") or "perimeter"
         shooters_block = _bool(options, "shooters_block")
         kwargs: dict[str, Any] = {"setup_rule": setup_rule, "shooters_block": shooters_block}
+        kwargs["claimed_shooters_block"] = _bool(options, "claimed_shooters_block")
         if variant != "custom":
             kwargs["variant"] = variant
         if size is not None:
@@ -147,6 +155,7 @@ class VeletasWeb:
         if rules.variant == "custom":
             options.update(size=rules.size, shooters=rules.shooters)
         options.update(setup_rule=rules.setup_rule, shooters_block=rules.shooters_block)
+        options.update(claimed_shooters_block=rules.claimed_shooters_block)
         return options
 
     def read_record(self, text: str) -> tuple[Any, Any, dict[str, Any]]:
@@ -175,6 +184,7 @@ class VeletasWeb:
             shooters=board.rules.shooters,
             setup_rule=board.rules.setup_rule,
             shooters_block=board.rules.shooters_block,
+            claimed_shooters_block=board.rules.claimed_shooters_block,
         )
         result = {"black": "1-0", "white": "0-1", None: "*"}[winner]
         record = records.GameRecord.from_board(

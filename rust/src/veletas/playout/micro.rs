@@ -434,11 +434,7 @@ impl MicroGame {
     /// at each of the turn's decisions (a test holds them together), without
     /// stepping through [`Step`]s.
     #[inline(always)]
-    fn play_turn<B: Bits, const CASCADE: bool>(
-        &mut self,
-        bits: B,
-        rng: &mut Rng,
-    ) -> Option<Move> {
+    fn play_turn<B: Bits, const CASCADE: bool>(&mut self, bits: B, rng: &mut Rng) -> Option<Move> {
         debug_assert!(self.phase == Phase::Play && self.step == Step::Start);
         if self.winner_color().is_some() {
             return None;

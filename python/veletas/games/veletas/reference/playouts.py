@@ -52,6 +52,7 @@ def playouts(
     threads: int | None = None,
     policy: str = "micro",
     record: bool = False,
+    claimed_shooters_block: bool = False,
 ) -> Playouts:
     """Play ``n_games`` random games in pure Python; see :func:`veletas.playouts`.
 
@@ -69,6 +70,7 @@ def playouts(
         shooters=shooters,
         setup_rule=setup_rule,
         shooters_block=shooters_block,
+        claimed_shooters_block=claimed_shooters_block,
         start=start,
         seed=seed,
         threads=threads,
@@ -84,6 +86,7 @@ def run_games(
     *,
     setup_rule: str,
     shooters_block: bool,
+    claimed_shooters_block: bool,
     swapped: bool,
     policy: str,
     seed: int,
@@ -93,7 +96,12 @@ def run_games(
 ) -> dict[str, np.ndarray]:
     """Games ``first_game .. first_game + n_games - 1`` of the run ``seed``
     from ``fen``, as the arrays of :class:`~veletas.playouts.Playouts`."""
-    start = Board(fen, setup_rule=setup_rule, shooters_block=shooters_block)
+    start = Board(
+        fen,
+        setup_rule=setup_rule,
+        shooters_block=shooters_block,
+        claimed_shooters_block=claimed_shooters_block,
+    )
     winners, swaps, plies, claims = [], [], [], []
     moves: list[tuple[int, int, int, int]] = []
     offsets = [0]
