@@ -11,10 +11,11 @@ restore the exact prior position string and hash.
 
 Games cover the named variants and custom sizes and shooter counts up to
 the limits of RULES.md section 1, under both setup rules with and without
-``shooters_block`` and ``claimed_shooters_block``; more games start from hand-made positions that no game
-need reach (trapped unclaimed shooters, games already won or stuck). Each
-failure message gives the position string and the move at which the
-backends part, and Hypothesis prints the game so far.
+``shooters_block`` and ``claimed_shooters_block``; more games start from
+hand-made positions that no game need reach (trapped unclaimed shooters,
+games already won or stuck). Each failure message gives the position
+string and the move at which the backends part, and Hypothesis prints the
+game so far.
 
 The default profile plays 25 games per test case: 350 games from the start
 (14 cases) and 175 from hand-made positions. ``VELETAS_HYPOTHESIS_PROFILE=slow``

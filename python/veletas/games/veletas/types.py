@@ -117,8 +117,9 @@ class Rules:
 
     Build it with :meth:`Rules.make`, which validates:
 
-    >>> Rules.make("small")
-    Rules(size=7, shooters=3, setup_rule='perimeter', shooters_block=False, claimed_shooters_block=False)
+    >>> Rules.make("small")  # doctest: +NORMALIZE_WHITESPACE
+    Rules(size=7, shooters=3, setup_rule='perimeter', shooters_block=False,
+          claimed_shooters_block=False)
     >>> Rules.make(size=5, shooters=9)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...

@@ -31,6 +31,10 @@ use crate::veletas::playout::{Policy, playouts};
     claimed_shooters_block = false
 ))]
 #[allow(clippy::too_many_arguments)]
+#[expect(
+    clippy::fn_params_excessive_bools,
+    reason = "the keyword arguments of the Python function"
+)]
 pub fn run_playouts<'py>(
     py: Python<'py>,
     fen: &Bound<'py, PyString>,

@@ -53,6 +53,7 @@ def _stops(rules: Rules) -> str:
         return _STOPS_BLOCK
     return _STOPS_CLAIMED if rules.claimed_shooters_block else _STOPS_PASS
 
+
 # An undo record: the move, then the turn and phase before it, then the
 # shooters it claimed. Everything else follows from the move itself.
 _Undo = tuple[Move, Color, Phase, tuple[int, ...]]
