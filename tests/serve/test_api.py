@@ -77,7 +77,14 @@ def test_info_lists_the_games_their_options_and_the_limits(client: TestClient) -
     veletas_info = next(game for game in info["games"] if game["name"] == "veletas")
     assert veletas_info["seats"] == ["black", "white", "watch"]
     names = [field["name"] for field in veletas_info["fields"]]
-    assert names == ["variant", "size", "shooters", "setup_rule", "shooters_block"]
+    assert names == [
+        "variant",
+        "size",
+        "shooters",
+        "setup_rule",
+        "shooters_block",
+        "claimed_shooters_block",
+    ]
     assert info["limits"]["max_games"] == 20
     assert info["limits"]["bot_workers"] == 2
     # Every game offered names its options by the registry's web module.
