@@ -101,6 +101,7 @@ def test_a_bare_new_game_is_the_standard_game_with_you_as_black(client: TestClie
         "variant": "standard",
         "setup_rule": "perimeter",
         "shooters_block": False,
+        "claimed_shooters_block": False,
     }
     assert state["seat"] == "black"
     assert state["bot"]["seconds"] == 1.0
@@ -132,6 +133,7 @@ def test_options_arrive_as_text_as_query_parameters_do(client: TestClient) -> No
         "shooters": 5,
         "setup_rule": "spacing",
         "shooters_block": True,
+        "claimed_shooters_block": False,
     }
     assert state["params"]["seconds"] == 0.05
     # The bot holds Black, so it moves first.
