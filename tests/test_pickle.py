@@ -52,7 +52,10 @@ def boards(backend: ModuleType) -> list[Any]:
     blocked = backend.Board(variant="medium", shooters_block=True)
     blocked.push_str("*e5")
     custom = backend.Board(size=8, shooters=5, setup_rule="spacing", shooters_block=True)
-    return [fresh, game, from_fen, blocked, custom]
+    boardspace = backend.Board(variant="small", claimed_shooters_block=True)
+    for text in SMALL_GAME:
+        boardspace.push_str(text)
+    return [fresh, game, from_fen, blocked, custom, boardspace]
 
 
 def assert_same_board(restored: Any, board: Any) -> None:
@@ -100,8 +103,13 @@ def test_board_pickles_by_position_and_moves(backend: ModuleType) -> None:
     # corrupted move is refused on loading rather than giving a wrong board.
     board = boards(backend)[2]
     restore, args = board.__reduce__()
-    assert args == (PLAY_FEN, "spacing", False, ["c3-b2/d2"])
+    assert args == (PLAY_FEN, "spacing", False, ["c3-b2/d2"], False)
     assert_same_board(restore(*args), board)
+    # Pickles of the four fields before claimed_shooters_block read as before.
+    assert_same_board(restore(*args[:4]), board)
+    restore, args = boards(backend)[5].__reduce__()
+    assert args[2:] == (False, [str(m) for m in boards(backend)[5].move_stack], True)
+    assert restore(*args).rules.claimed_shooters_block
     with pytest.raises(IllegalMoveError, match="c3-b2/d2"):
         restore(PLAY_FEN, "spacing", False, ["c3-b2/d2", "c3-b2/d2"])
     with pytest.raises(InvalidMoveError, match="k1"):
@@ -226,6 +234,7 @@ def test_bots_pickle_as_their_configuration(backend: ModuleType) -> None:
 
 VECTOR_ENVS = [
     pytest.param({"variant": "small"}, id="veletas"),
+    pytest.param({"variant": "small", "claimed_shooters_block": True}, id="veletas-boardspace"),
     pytest.param({"variant": "small", "auto_reset": False}, id="veletas-no-auto-reset"),
     pytest.param(
         {"variant": "small", "opponent": "greedy", "learner_seat": "alternate"},

@@ -172,6 +172,7 @@ class Board:
         shooters_block: bool = False,
         size: int | None = None,
         shooters: int | None = None,
+        claimed_shooters_block: bool = False,
     ) -> Board: ...
     def _repr_svg_(self) -> str:
         """The picture of the position for Jupyter, last move marked
@@ -213,7 +214,8 @@ class Board:
         """The empty squares reachable from ``square`` along its 8 lines, ascending.
 
         Lines pass over shooters, claimed or not, and end at a stone or the
-        edge; with ``shooters_block`` every piece ends them.
+        edge; with ``shooters_block`` every piece ends them, with
+        ``claimed_shooters_block`` claimed shooters do.
 
         :raises ValueError: if ``square`` is not on this board.
         """
@@ -275,7 +277,7 @@ class Board:
 
     def __copy__(self) -> Board: ...
     def __deepcopy__(self, memo: Any) -> Board: ...
-    def __reduce__(self) -> tuple[Any, tuple[str, str, bool, list[str]]]:
+    def __reduce__(self) -> tuple[Any, tuple[str, str, bool, list[str], bool]]:
         """Pickles as the position before the first pushed move, the rule
         options and the pushed moves, which unpickling plays again."""
 
@@ -443,6 +445,7 @@ class VectorEnv:
         opponent: str | None = None,
         learner_seat: int | str = 0,
         start: Any = None,
+        claimed_shooters_block: bool = False,
     ) -> VectorEnv: ...
     def reset(
         self,
@@ -568,6 +571,7 @@ class MctsPlayer:
         fen: str,
         setup_rule: str,
         shooters_block: bool,
+        claimed_shooters_block: bool,
         swapped: bool,
         *,
         iterations: int | None = None,
@@ -587,6 +591,7 @@ class MctsPlayer:
         fen: str,
         setup_rule: str,
         shooters_block: bool,
+        claimed_shooters_block: bool,
         swapped: bool,
         *,
         iterations: int | None = None,
@@ -622,12 +627,22 @@ class StopFlag:
         """Whether the flag is raised."""
 
 def random_move(
-    fen: str, setup_rule: str, shooters_block: bool, seed: int, index: int
+    fen: str,
+    setup_rule: str,
+    shooters_block: bool,
+    claimed_shooters_block: bool,
+    seed: int,
+    index: int,
 ) -> str | None:
     """A uniformly random legal move of ``fen`` from stream ``(seed, index)``."""
 
 def greedy_move(
-    fen: str, setup_rule: str, shooters_block: bool, seed: int, index: int
+    fen: str,
+    setup_rule: str,
+    shooters_block: bool,
+    claimed_shooters_block: bool,
+    seed: int,
+    index: int,
 ) -> str | None:
     """The one-ply greedy move of ``fen``, ties broken from stream ``(seed, index)``."""
 
@@ -643,6 +658,7 @@ def run_playouts(
     n_games: int,
     threads: int | None,
     record: bool,
+    claimed_shooters_block: bool = False,
 ) -> dict[str, np.ndarray]:
     """Play games ``first_game .. first_game + n_games - 1`` of the run ``seed``
     from ``fen`` with ``policy``, on ``threads`` threads (None: every core),

@@ -121,6 +121,7 @@ def playouts(
     threads: int | None = None,
     policy: str | None = None,
     record: bool = False,
+    claimed_shooters_block: bool = False,
 ) -> Playouts:
     """Play ``n_games`` random games on a Ray cluster: the games, arrays and
     summary of :func:`veletas.playouts` with the same arguments.
@@ -168,6 +169,7 @@ def playouts(
         "shooters": shooters,
         "setup_rule": setup_rule,
         "shooters_block": shooters_block,
+        "claimed_shooters_block": claimed_shooters_block,
         "pie": pie,
     }
     defaults = inspect.signature(playouts).parameters

@@ -69,7 +69,7 @@ def make_vec(
 
     :param game: a name of :mod:`veletas.games`; ``rules`` are the game's
         keywords (Veletas: ``variant``, ``setup_rule``, ``shooters_block``,
-        ``size``, ``shooters``; Meridians: ``size``, ``pie``).
+        ``claimed_shooters_block``, ``size``, ``shooters``; Meridians: ``size``, ``pie``).
     :param opponent: None for self-play; ``"random"``, ``"greedy"`` or an
         MCTS spec (``"mcts:iterations=200"``, the grammar of
         ``veletas match``), played in Rust inside the step; or a Python

@@ -73,8 +73,8 @@ class GameEnv(AECEnv):
     :param render_mode: ``None``, ``"ansi"`` (``render()`` returns the text)
         or ``"human"`` (``render()`` prints it).
     :param rules: the rules, as the game's ``Board`` takes them: for Veletas
-        ``variant``, ``setup_rule``, ``shooters_block``, ``size`` and
-        ``shooters``; for Meridians ``size`` and ``pie``.
+        ``variant``, ``setup_rule``, ``shooters_block``,
+        ``claimed_shooters_block``, ``size`` and ``shooters``; for Meridians ``size`` and ``pie``.
     :raises InvalidRulesError: for bad rules.
     :raises ValueError: for an unknown game or render mode.
     :raises TypeError: for a keyword the game does not take.

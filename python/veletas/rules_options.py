@@ -39,6 +39,10 @@ class RuleOption:
     """A flag that takes no value: given, it is True."""
     tag: str | None = None
     """The record tag that carries it, where one does."""
+    always_tagged: bool = True
+    """Whether every record writes its tag; False: only where its value is
+    not the default (an option that came after the record format, so that
+    records of the default rules stay as they were)."""
 
     @property
     def flag(self) -> str:

@@ -47,7 +47,8 @@ class VectorEnv(metaclass=_VectorEnvType):
     """``num_envs`` games of ``game`` (Veletas by default) stepped together,
     writing into numpy buffers with the GIL released: the native env of the
     game, built with the game's keywords for its rules (for Veletas
-    ``variant``, ``setup_rule``, ``shooters_block``, ``size``, ``shooters``;
+    ``variant``, ``setup_rule``, ``shooters_block``, ``claimed_shooters_block``,
+    ``size``, ``shooters``;
     for Meridians ``size`` and ``pie``) and ``seed``, ``auto_reset``,
     ``opponent`` (None, ``"random"``, ``"greedy"`` or an MCTS spec, played
     inside the step), ``learner_seat`` (0, 1 or ``"alternate"``) and
@@ -78,6 +79,7 @@ class VectorEnv(metaclass=_VectorEnvType):
         opponent: str | None = None,
         learner_seat: int | str = 0,
         start: Any = None,
+        claimed_shooters_block: bool = False,
     ) -> _veletas.VectorEnv: ...
     @overload
     def __new__(  # type: ignore[misc]

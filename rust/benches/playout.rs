@@ -3,7 +3,8 @@
 //!
 //! `cargo bench --bench playout` (release profile). Optional arguments:
 //! `--games N` (default 20000), `--threads T` (default 1), `--variant NAME`,
-//! `--policy NAME` (default both).
+//! `--policy NAME` (default both), `--claimed-shooters-block` (Boardspace's
+//! rules instead of the default ones).
 //! Run without `--bench` (as by `cargo test --benches`), it plays a few games
 //! only, to check that it runs.
 
@@ -21,6 +22,7 @@ fn main() {
     let mut variants = Vec::new();
     let mut policies = Vec::new();
     let mut timing = false;
+    let mut claimed_shooters_block = false;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -29,6 +31,7 @@ fn main() {
             "--threads" => threads = value(&mut args, "--threads T"),
             "--policy" => policies.push(value(&mut args, "--policy NAME")),
             "--variant" => variants.push(value(&mut args, "--variant NAME")),
+            "--claimed-shooters-block" => claimed_shooters_block = true,
             _ => {}
         }
     }
@@ -42,7 +45,8 @@ fn main() {
         policies = vec![Policy::Micro, Policy::Uniform];
     }
     for variant in variants {
-        let start = Position::new(Rules::variant(variant));
+        let rules = Rules::variant(variant).with_claimed_shooters_block(claimed_shooters_block);
+        let start = Position::new(rules);
         for &policy in &policies {
             // The best of a few runs: the machine may be busy with other work.
             let mut seconds = f64::INFINITY;

@@ -99,17 +99,26 @@ impl VectorGame for Veletas {
     type Position = veletas::Position;
 
     fn position(record: &Record, fen_key: &str) -> veletas::Position {
+        // `<setup rule> <lines> [claimed_shooters_block]`
         let mut rules = record.get("rules").split(' ');
         let setup_rule: SetupRule = rules.next().unwrap().parse().unwrap();
         let lines: Lines = rules.next().unwrap().parse().unwrap();
+        let claimed_shooters_block = match rules.next() {
+            None => false,
+            Some("claimed_shooters_block") => true,
+            Some(other) => panic!("{}: rule option {other:?}", record.id()),
+        };
         let fen = record.get(fen_key);
         veletas::Position::from_fen(fen, setup_rule, lines)
             .unwrap_or_else(|err| panic!("{}: {fen:?}: {err}", record.id()))
+            .with_claimed_shooters_block(claimed_shooters_block)
     }
 
     fn reread(pos: &veletas::Position, fen: &str) -> veletas::Position {
         let rules = pos.rules();
-        veletas::Position::from_fen(fen, rules.setup_rule(), rules.lines()).unwrap()
+        veletas::Position::from_fen(fen, rules.setup_rule(), rules.lines())
+            .unwrap()
+            .with_claimed_shooters_block(rules.claimed_shooters_block())
     }
 
     fn fen(pos: &veletas::Position) -> String {
@@ -167,7 +176,7 @@ impl VectorGame for Meridians {
 /// Checks every perft depth of the file; returns the number checked.
 fn check_perft<G: VectorGame>(file: &str) -> usize {
     let records = read_records(file);
-    assert!(records.len() > 100, "{file} is read");
+    assert!(records.len() > 30, "{file} is read");
     let mut checked = 0;
     for record in &records {
         let pos = G::position(record, "fen");
@@ -231,6 +240,9 @@ where
 
 const VELETAS_PERFT: &str = "tests/games/veletas/vectors/perft.txt";
 const VELETAS_CLAIMS: &str = "tests/games/veletas/vectors/claims.txt";
+const VELETAS_CLAIMED_PERFT: &str = "tests/games/veletas/vectors/perft_claimed_shooters_block.txt";
+const VELETAS_CLAIMED_CLAIMS: &str =
+    "tests/games/veletas/vectors/claims_claimed_shooters_block.txt";
 const MERIDIANS_PERFT: &str = "tests/games/meridians/vectors/meridians_perft.txt";
 const MERIDIANS_REMOVALS: &str = "tests/games/meridians/vectors/meridians_removals.txt";
 const MERIDIANS_LUDII: &str = "tests/games/meridians/vectors/meridians_ludii_6-7.jsonl.gz";
@@ -246,20 +258,27 @@ type FenRunner = fn(&str, &[&str]);
 
 #[test]
 fn perft_vectors() {
-    let rows: [(&str, CountingRunner); 2] = [
-        (VELETAS_PERFT, check_perft::<Veletas>),
-        (MERIDIANS_PERFT, check_perft::<Meridians>),
+    let rows: [(&str, CountingRunner, usize); 3] = [
+        (VELETAS_PERFT, check_perft::<Veletas>, 100),
+        (VELETAS_CLAIMED_PERFT, check_perft::<Veletas>, 30),
+        (MERIDIANS_PERFT, check_perft::<Meridians>, 100),
     ];
-    for (file, check) in rows {
-        assert!(check(file) > 100, "{file}");
+    for (file, check, least) in rows {
+        assert!(check(file) > least, "{file}");
     }
 }
 
 #[test]
 fn fens_round_trip() {
-    let rows: [(&str, &[&str], FenRunner); 4] = [
+    let rows: [(&str, &[&str], FenRunner); 6] = [
         (VELETAS_PERFT, &["fen"], check_fens::<Veletas>),
         (VELETAS_CLAIMS, &["fen", "after"], check_fens::<Veletas>),
+        (VELETAS_CLAIMED_PERFT, &["fen"], check_fens::<Veletas>),
+        (
+            VELETAS_CLAIMED_CLAIMS,
+            &["fen", "after"],
+            check_fens::<Veletas>,
+        ),
         (MERIDIANS_PERFT, &["fen"], check_fens::<Meridians>),
         (
             MERIDIANS_REMOVALS,
@@ -274,8 +293,9 @@ fn fens_round_trip() {
 
 #[test]
 fn moves_round_trip_and_checks_agree() {
-    let rows: [(&str, Runner); 2] = [
+    let rows: [(&str, Runner); 3] = [
         (VELETAS_PERFT, check_moves::<Veletas>),
+        (VELETAS_CLAIMED_PERFT, check_moves::<Veletas>),
         (MERIDIANS_PERFT, check_moves::<Meridians>),
     ];
     for (file, check) in rows {
@@ -285,8 +305,16 @@ fn moves_round_trip_and_checks_agree() {
 
 #[test]
 fn veletas_claims() {
-    let records = read_records(VELETAS_CLAIMS);
-    assert!(records.len() > 50, "the vector file is read");
+    for (file, least) in [(VELETAS_CLAIMS, 50), (VELETAS_CLAIMED_CLAIMS, 10)] {
+        check_claims(file, least);
+    }
+}
+
+/// Plays the move of every record of `file` (at least `least` of them) and
+/// compares the position after it.
+fn check_claims(file: &str, least: usize) {
+    let records = read_records(file);
+    assert!(records.len() > least, "{file} is read");
     for record in &records {
         let id = record.id();
         let mut pos = Veletas::position(record, "fen");
@@ -373,4 +401,88 @@ fn meridians_ludii_games() {
     }
     assert_eq!(games, 200);
     assert_eq!(seen_winners.len(), 2);
+}
+
+const BOARDSPACE: &str = "tests/games/veletas/vectors/boardspace_veletas_rev104.txt.gz";
+
+/// Where the replay of a Boardspace game (its `D` lines and `E` line)
+/// parts from Boardspace's, or `None` when it does not.
+fn boardspace_replay(lines: &[String], claimed_shooters_block: bool) -> Option<String> {
+    let mut pos: Option<veletas::Position> = None;
+    for line in lines {
+        let fields: Vec<&str> = line.split(' ').collect();
+        match fields[0] {
+            "D" => {
+                let fen = fields[1..5].join(" ");
+                let pos = pos.get_or_insert_with(|| {
+                    veletas::Position::from_fen(&fen, SetupRule::Perimeter, Lines::ShootersPass)
+                        .unwrap()
+                        .with_claimed_shooters_block(claimed_shooters_block)
+                });
+                if pos.fen() != fen {
+                    return Some(format!("position {}, Boardspace {fen}", pos.fen()));
+                }
+                let legal: usize = fields[5].parse().unwrap();
+                if pos.count_legal_moves() != legal || pos.legal_moves().len() != legal {
+                    return Some(format!("legal moves in {fen}: Boardspace {legal}"));
+                }
+                if let Err(err) = pos.play(fields[7].parse().unwrap()) {
+                    return Some(err.to_string());
+                }
+            }
+            "E" => {
+                let pos = pos.as_ref().expect("decisions before the end");
+                let ours = pos.fen();
+                let ours: Vec<&str> = ours.split(' ').collect();
+                let same = ours[0] == fields[4] && ours[1] == fields[5] && fields[6] == "over";
+                let claims = [
+                    pos.claims(veletas::Color::Black),
+                    pos.claims(veletas::Color::White),
+                ];
+                let expected: [u32; 2] = [fields[2].parse().unwrap(), fields[3].parse().unwrap()];
+                let winner = pos.winner().map(|c| c.to_string()[..1].to_owned());
+                if !same
+                    || claims != expected
+                    || winner.as_deref() != Some(fields[1])
+                    || !pos.is_game_over()
+                {
+                    return Some(format!(
+                        "end {}, Boardspace {}",
+                        pos.fen(),
+                        fields[4..].join(" ")
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+#[test]
+fn boardspace_games() {
+    let path = repository_file(BOARDSPACE);
+    let file = std::fs::File::open(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+    let mut games: Vec<Vec<String>> = Vec::new();
+    for line in BufReader::new(flate2::read::GzDecoder::new(file)).lines() {
+        let line = line.unwrap();
+        if line.starts_with("G ") {
+            games.push(Vec::new());
+        } else if !line.starts_with('#') {
+            games.last_mut().expect("a game").push(line);
+        }
+    }
+    assert_eq!(games.len(), 303);
+    let mut parted_without = Vec::new();
+    for (record, game) in games.iter().enumerate() {
+        if let Some(problem) = boardspace_replay(game, true) {
+            panic!("record {record}: {problem}");
+        }
+        if boardspace_replay(game, false).is_some() {
+            parted_without.push(record);
+        }
+    }
+    // The records in which a line meets a claimed shooter (see
+    // tests/games/veletas/test_boardspace.py).
+    assert_eq!(parted_without, [191, 300, 301]);
 }

@@ -77,7 +77,14 @@ def test_info_lists_the_games_their_options_and_the_limits(client: TestClient) -
     veletas_info = next(game for game in info["games"] if game["name"] == "veletas")
     assert veletas_info["seats"] == ["black", "white", "watch"]
     names = [field["name"] for field in veletas_info["fields"]]
-    assert names == ["variant", "size", "shooters", "setup_rule", "shooters_block"]
+    assert names == [
+        "variant",
+        "size",
+        "shooters",
+        "setup_rule",
+        "shooters_block",
+        "claimed_shooters_block",
+    ]
     assert info["limits"]["max_games"] == 20
     assert info["limits"]["bot_workers"] == 2
     # Every game offered names its options by the registry's web module.
@@ -94,6 +101,7 @@ def test_a_bare_new_game_is_the_standard_game_with_you_as_black(client: TestClie
         "variant": "standard",
         "setup_rule": "perimeter",
         "shooters_block": False,
+        "claimed_shooters_block": False,
     }
     assert state["seat"] == "black"
     assert state["bot"]["seconds"] == 1.0
@@ -125,6 +133,7 @@ def test_options_arrive_as_text_as_query_parameters_do(client: TestClient) -> No
         "shooters": 5,
         "setup_rule": "spacing",
         "shooters_block": True,
+        "claimed_shooters_block": False,
     }
     assert state["params"]["seconds"] == 0.05
     # The bot holds Black, so it moves first.

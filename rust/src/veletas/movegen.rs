@@ -72,8 +72,10 @@ impl Position {
 
     /// The number of legal moves, counted without generating them.
     ///
-    /// Under the default line rule, lines are symmetric and untouched by where
-    /// a shooter stands, so for each empty square `d` one walk of its lines
+    /// Where unclaimed shooters are passed over (the default line rule, with
+    /// or without `claimed_shooters_block`, whose claimed shooters never
+    /// move), lines are symmetric and untouched by where an unclaimed shooter
+    /// stands, so for each empty square `d` one walk of its lines
     /// `L(d)` gives both how many shooters can move there (`|L(d) & shooters|`)
     /// and how many shots each then has (`|L(d) & empty| + 1`, the `+ 1` being
     /// the square it left).

@@ -440,15 +440,27 @@ impl Position {
         self.winner().is_some() || self.count_legal_moves() == 0
     }
 
-    /// What ends lines here: stones, the squares off the board, and under
-    /// [`Lines::ShootersBlock`] every shooter.
+    /// What ends lines here: stones, the squares off the board, under
+    /// [`Lines::ShootersBlock`] every shooter, and under
+    /// `claimed_shooters_block` the claimed ones.
     #[inline]
     pub fn blockers(&self) -> Bitboard {
         let stones = self.stones[0] | self.stones[1] | self.rules.walls();
         match self.rules.lines() {
+            Lines::ShootersPass if self.rules.claimed_shooters_block() => {
+                stones | self.claimed[0] | self.claimed[1]
+            }
             Lines::ShootersPass => stones,
             Lines::ShootersBlock => stones | self.all_shooters(),
         }
+    }
+
+    /// The same position under the rules with `claimed_shooters_block` set to
+    /// `on` (the pieces, turn and phase, and so the hash, are unchanged).
+    #[must_use]
+    pub fn with_claimed_shooters_block(mut self, on: bool) -> Position {
+        self.rules = self.rules.with_claimed_shooters_block(on);
+        self
     }
 
     /// The empty squares reachable from `square` along its 8 lines.
@@ -562,16 +574,37 @@ impl Position {
             self.set_turn(self.turn.other());
             return;
         }
-        let blockers = self.blockers();
-        for square in hemmed {
-            if claims::is_trapped(square, blockers, empty) {
-                let claimant = claims::claimant(square, self.stones, self.turn);
-                self.shooters.discard(square);
-                self.hash ^= zobrist::piece(Piece::Shooter, square);
-                self.put(Piece::claimed(claimant), square);
+        let mut blockers = self.blockers();
+        let mut hemmed = hemmed;
+        loop {
+            let mut claimed = Bitboard::EMPTY;
+            for square in hemmed {
+                if claims::is_trapped(square, blockers, empty) {
+                    self.claim(square);
+                    claimed.add(square);
+                }
             }
+            // Under `claimed_shooters_block` alone a claim ends lines and can
+            // trap another shooter: check the rest again until none is
+            // claimed. (The claimant depends on the groups and the shooter
+            // only, which claims leave alone, so the order does not matter.)
+            if claimed.is_empty() || !self.rules.claims_cascade() {
+                break;
+            }
+            blockers |= claimed;
+            hemmed = hemmed - claimed;
         }
         self.set_turn(self.turn.other());
+    }
+
+    /// Claims the trapped shooter on `square` for the owner of the bigger
+    /// adjacent group (RULES.md section 4, step 3).
+    #[inline]
+    fn claim(&mut self, square: Square) {
+        let claimant = claims::claimant(square, self.stones, self.turn);
+        self.shooters.discard(square);
+        self.hash ^= zobrist::piece(Piece::Shooter, square);
+        self.put(Piece::claimed(claimant), square);
     }
 }
 
@@ -683,5 +716,92 @@ mod tests {
         assert_eq!(pos.winner(), Some(Color::White));
         assert!(pos.is_game_over());
         assert_eq!(pos.zobrist_hash(), pos.compute_hash());
+    }
+}
+
+#[cfg(test)]
+mod claimed_shooters_block_tests {
+    use super::*;
+    use crate::rng::Rng;
+    use crate::veletas::playout::uniform_move;
+
+    fn boardspace(fen: &str) -> Position {
+        Position::from_fen(fen, SetupRule::Perimeter, Lines::ShootersPass)
+            .unwrap()
+            .with_claimed_shooters_block(true)
+    }
+
+    #[test]
+    fn a_claimed_shooter_ends_lines() {
+        // 7x7: a shooter on c3; the shooter on d4 is claimed by White. By
+        // default the diagonal from c3 passes over d4 to e5, f6 and g7.
+        let fen = "6s/7/7/3O3/2s4/7/x5o b play 3";
+        let default = Position::from_fen(fen, SetupRule::Perimeter, Lines::ShootersPass).unwrap();
+        let c3 = "c3".parse().unwrap();
+        let e5 = "e5".parse().unwrap();
+        assert!(default.reach(c3).contains(e5));
+        let pos = boardspace(fen);
+        assert!(!pos.reach(c3).contains(e5) && !pos.reach(c3).contains("d4".parse().unwrap()));
+        assert_eq!(pos.count_legal_moves(), pos.legal_moves().len());
+        assert!(pos.count_legal_moves() < default.count_legal_moves());
+        assert_ne!(pos, default, "the rules are part of the position");
+        assert_eq!(pos.zobrist_hash(), default.zobrist_hash());
+    }
+
+    #[test]
+    fn a_line_through_a_claimed_shooter_no_longer_frees() {
+        // The shooter on a1 is hemmed by black stones on a2 and b1 and the
+        // claimed shooter on b2; by default its diagonal passes over b2 to
+        // c3. With the option it is trapped, and claimed after White's shot.
+        let fen = "7/7/7/6s/7/xO5/sxo4 w play 3";
+        let m: Move = "g7".parse().unwrap();
+        let mut default =
+            Position::from_fen(fen, SetupRule::Perimeter, Lines::ShootersPass).unwrap();
+        default.play(m).unwrap();
+        assert_eq!(default.claims(Color::Black), 0);
+        let mut pos = boardspace(fen);
+        pos.play(m).unwrap();
+        assert_eq!(pos.fen(), "6o/7/7/6s/7/xO5/Xxo4 b play 3");
+        assert_eq!(pos.zobrist_hash(), pos.compute_hash());
+    }
+
+    /// Every shooter a turn claims under `claimed_shooters_block` was
+    /// already trapped with the turn's other claims unclaimed: the lines
+    /// beyond a trapped shooter hold no empty square, so a claim never traps
+    /// another shooter and the repeated pass of RULES.md claims nothing.
+    #[test]
+    fn claims_of_a_turn_never_trap_one_another() {
+        let mut turns_with_claims = 0;
+        for (size, shooters) in [(7, 13), (8, 21), (10, 31), (10, 7)] {
+            let rules = Rules::new(size, shooters, SetupRule::Perimeter, Lines::ShootersPass)
+                .unwrap()
+                .with_claimed_shooters_block(true);
+            for game in 0..40 {
+                let mut rng = Rng::for_game(26, game);
+                let mut pos = Position::new(rules);
+                while let Some(m) = uniform_move(&pos, &mut rng) {
+                    let before = pos;
+                    pos.play_unchecked(m);
+                    let claimed =
+                        (pos.claimed[0] | pos.claimed[1]) - (before.claimed[0] | before.claimed[1]);
+                    if claimed.is_empty() {
+                        continue;
+                    }
+                    turns_with_claims += 1;
+                    let first_pass = Position::from_parts(
+                        rules,
+                        pos.stones,
+                        pos.shooters | claimed,
+                        [pos.claimed[0] - claimed, pos.claimed[1] - claimed],
+                        pos.turn,
+                        pos.phase,
+                    );
+                    for square in claimed {
+                        assert!(first_pass.reach(square).is_empty(), "{} {m}", before.fen());
+                    }
+                }
+            }
+        }
+        assert!(turns_with_claims > 100, "{turns_with_claims}");
     }
 }

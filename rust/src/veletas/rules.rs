@@ -249,7 +249,7 @@ pub(crate) fn write_too_many_shooters(
 
 impl std::error::Error for RulesError {}
 
-/// The rules of a game: board size N, shooter count K, and the two options.
+/// The rules of a game: board size N, shooter count K, and the rule options.
 ///
 /// Only valid combinations can be built ([`Rules::new`] checks RULES.md
 /// section 1), so every `Rules` value has a setup that cannot run out of
@@ -271,6 +271,8 @@ pub struct Rules {
     shooters: u8,
     setup_rule: SetupRule,
     lines: Lines,
+    /// The `claimed_shooters_block` option: claimed shooters end lines.
+    claimed_shooters_block: bool,
 }
 
 impl Default for Rules {
@@ -293,6 +295,7 @@ impl Rules {
             shooters: shooters as u8,
             setup_rule,
             lines,
+            claimed_shooters_block: false,
         })
     }
 
@@ -303,13 +306,49 @@ impl Rules {
             shooters: variant.shooters() as u8,
             setup_rule: SetupRule::Perimeter,
             lines: Lines::ShootersPass,
+            claimed_shooters_block: false,
         }
     }
 
     /// The same board and shooters with other options, validated again (a
     /// shooter count can fit `perimeter` and not `spacing`).
+    /// (`claimed_shooters_block` is kept.)
     pub fn with_options(self, setup_rule: SetupRule, lines: Lines) -> Result<Rules, RulesError> {
         Rules::new(self.size(), self.shooters(), setup_rule, lines)
+            .map(|rules| rules.with_claimed_shooters_block(self.claimed_shooters_block))
+    }
+
+    /// The same rules with the `claimed_shooters_block` option set to `on`
+    /// (RULES.md section 4): claimed shooters end lines, and claims are
+    /// checked again until none changes. It fits every board and shooter
+    /// count, so nothing needs checking again.
+    ///
+    /// ```
+    /// use _veletas::veletas::{Rules, Variant};
+    ///
+    /// let boardspace = Rules::variant(Variant::Standard).with_claimed_shooters_block(true);
+    /// assert!(boardspace.claimed_shooters_block() && boardspace.claims_cascade());
+    /// assert_ne!(boardspace, Rules::default());
+    /// ```
+    #[must_use]
+    pub const fn with_claimed_shooters_block(mut self, on: bool) -> Rules {
+        self.claimed_shooters_block = on;
+        self
+    }
+
+    /// Whether the `claimed_shooters_block` option is on.
+    #[inline]
+    pub const fn claimed_shooters_block(self) -> bool {
+        self.claimed_shooters_block
+    }
+
+    /// Whether claimed shooters end lines while unclaimed ones are passed
+    /// over, so that a claim can trap another shooter: `claimed_shooters_block`
+    /// without `shooters_block` (under which every shooter ends lines, and a
+    /// claim changes no line).
+    #[inline]
+    pub const fn claims_cascade(self) -> bool {
+        self.claimed_shooters_block && matches!(self.lines, Lines::ShootersPass)
     }
 
     /// The board size N.

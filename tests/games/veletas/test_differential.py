@@ -11,14 +11,15 @@ restore the exact prior position string and hash.
 
 Games cover the named variants and custom sizes and shooter counts up to
 the limits of RULES.md section 1, under both setup rules with and without
-``shooters_block``; more games start from hand-made positions that no game
-need reach (trapped unclaimed shooters, games already won or stuck). Each
-failure message gives the position string and the move at which the
-backends part, and Hypothesis prints the game so far.
+``shooters_block`` and ``claimed_shooters_block``; more games start from
+hand-made positions that no game need reach (trapped unclaimed shooters,
+games already won or stuck). Each failure message gives the position
+string and the move at which the backends part, and Hypothesis prints the
+game so far.
 
-The default profile plays 25 games per test case: 200 games from the start
-(8 cases) and 100 from hand-made positions. ``VELETAS_HYPOTHESIS_PROFILE=slow``
-plays 500 per case (4,000 and 2,000), plus 600 at the largest shooter count
+The default profile plays 25 games per test case: 350 games from the start
+(14 cases) and 175 from hand-made positions. ``VELETAS_HYPOTHESIS_PROFILE=slow``
+plays 500 per case (7,000 and 3,500), plus 1,050 at the largest shooter count
 of every size (``-m slow``).
 """
 
@@ -39,11 +40,17 @@ from veletas.games.veletas.types import VARIANTS, shooter_count_problem
 native = pytest.importorskip("veletas._veletas")
 
 RULE_OPTIONS = [
-    pytest.param("perimeter", False, id="perimeter+pass"),
-    pytest.param("spacing", False, id="spacing+pass"),
-    pytest.param("perimeter", True, id="perimeter+block"),
-    pytest.param("spacing", True, id="spacing+block"),
+    pytest.param("perimeter", False, False, id="perimeter+pass"),
+    pytest.param("spacing", False, False, id="spacing+pass"),
+    pytest.param("perimeter", True, False, id="perimeter+block"),
+    pytest.param("spacing", True, False, id="spacing+block"),
+    pytest.param("perimeter", False, True, id="perimeter+claimed"),
+    pytest.param("spacing", False, True, id="spacing+claimed"),
+    pytest.param("perimeter", True, True, id="perimeter+block+claimed"),
 ]
+"""(setup_rule, shooters_block, claimed_shooters_block)"""
+RULE_NAMES = ("setup_rule", "shooters_block", "claimed")
+RULE_KEYS = ("setup_rule", "shooters_block", "claimed_shooters_block")
 
 
 def largest_shooter_count(size: int, setup_rule: str) -> int:
@@ -216,7 +223,7 @@ class Duel:
         assert board.is_game_over() == oracle.is_game_over(), f"game over differs {context}"
         assert board.outcome() == oracle.outcome(), f"outcomes differ {context}"
         # The incremental state (and hash) matches a fresh reading of the fen.
-        options = {k: v for k, v in self.options.items() if k in ("setup_rule", "shooters_block")}
+        options = {k: v for k, v in self.options.items() if k in RULE_KEYS}
         fresh = native.Board(board.fen(), **options)
         assert fresh == board, f"a board read from its fen differs {context}"
         assert hash(fresh) == hash(board), f"a board read from its fen hashes apart {context}"
@@ -304,17 +311,24 @@ def play_duel(
 # The games
 
 
-@pytest.mark.parametrize(("setup_rule", "shooters_block"), RULE_OPTIONS)
+@pytest.mark.parametrize(RULE_NAMES, RULE_OPTIONS)
 @given(variant=st.sampled_from(list(VARIANTS)), seed=st.integers(0, 2**64 - 1))
-def test_variants_agree(setup_rule: str, shooters_block: bool, variant: str, seed: int) -> None:
-    options = {"variant": variant, "setup_rule": setup_rule, "shooters_block": shooters_block}
+def test_variants_agree(
+    setup_rule: str, shooters_block: bool, claimed: bool, variant: str, seed: int
+) -> None:
+    options = {
+        "variant": variant,
+        "setup_rule": setup_rule,
+        "shooters_block": shooters_block,
+        "claimed_shooters_block": claimed,
+    }
     play_duel(options, seed)
 
 
-@pytest.mark.parametrize(("setup_rule", "shooters_block"), RULE_OPTIONS)
+@pytest.mark.parametrize(RULE_NAMES, RULE_OPTIONS)
 @given(data=st.data(), seed=st.integers(0, 2**64 - 1))
 def test_custom_sizes_agree(
-    setup_rule: str, shooters_block: bool, data: st.DataObject, seed: int
+    setup_rule: str, shooters_block: bool, claimed: bool, data: st.DataObject, seed: int
 ) -> None:
     size, shooters = data.draw(st.sampled_from(custom_shapes(setup_rule)), label="(N, K)")
     options = {
@@ -322,6 +336,7 @@ def test_custom_sizes_agree(
         "shooters": shooters,
         "setup_rule": setup_rule,
         "shooters_block": shooters_block,
+        "claimed_shooters_block": claimed,
     }
     play_duel(options, seed)
 
@@ -364,25 +379,31 @@ def random_position(rng: random.Random, size: int, shooters: int) -> str:
     return f"{'/'.join(ranks)} {turn} {phase} {shooters}"
 
 
-@pytest.mark.parametrize(("setup_rule", "shooters_block"), RULE_OPTIONS)
+@pytest.mark.parametrize(RULE_NAMES, RULE_OPTIONS)
 @given(data=st.data(), seed=st.integers(0, 2**64 - 1))
 def test_unreachable_positions_agree(
-    setup_rule: str, shooters_block: bool, data: st.DataObject, seed: int
+    setup_rule: str, shooters_block: bool, claimed: bool, data: st.DataObject, seed: int
 ) -> None:
     # Hand-made positions: trapped unclaimed shooters, games already won or
     # stuck, claims no game would give, shooters the setup rule would refuse.
     shapes = [*custom_shapes(setup_rule), *VARIANTS.values()]
     size, shooters = data.draw(st.sampled_from(shapes), label="(N, K)")
     fen = random_position(random.Random(seed), size, shooters)
-    options = {"setup_rule": setup_rule, "shooters_block": shooters_block}
+    options = {
+        "setup_rule": setup_rule,
+        "shooters_block": shooters_block,
+        "claimed_shooters_block": claimed,
+    }
     assert reference.Board(fen, **options).fen() == fen
     play_duel(options, seed, fen=fen)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("size", range(5, 11))
-@pytest.mark.parametrize(("setup_rule", "shooters_block"), RULE_OPTIONS)
-def test_largest_shooter_counts_agree(size: int, setup_rule: str, shooters_block: bool) -> None:
+@pytest.mark.parametrize(RULE_NAMES, RULE_OPTIONS)
+def test_largest_shooter_counts_agree(
+    size: int, setup_rule: str, shooters_block: bool, claimed: bool
+) -> None:
     # The densest games the rules allow (up to 63 shooters on 10x10), many
     # games each.
     options = {
@@ -390,6 +411,7 @@ def test_largest_shooter_counts_agree(size: int, setup_rule: str, shooters_block
         "shooters": largest_shooter_count(size, setup_rule),
         "setup_rule": setup_rule,
         "shooters_block": shooters_block,
+        "claimed_shooters_block": claimed,
     }
     for seed in range(25):
         Duel(options, seed).play(probes=2)

@@ -8,6 +8,8 @@ from types import ModuleType
 import pytest
 
 from .vector_files import (
+    CLAIMED_CLAIMS_FILE,
+    CLAIMED_PERFT_FILE,
     CLAIMS_FILE,
     PERFT_FILE,
     ClaimVector,
@@ -16,8 +18,10 @@ from .vector_files import (
     perft_vectors,
 )
 
-PERFT = perft_vectors()
-CLAIMS = claim_vectors()
+CLAIMED_PERFT = perft_vectors(CLAIMED_PERFT_FILE)
+CLAIMED_CLAIMS = claim_vectors(CLAIMED_CLAIMS_FILE)
+PERFT = perft_vectors() + CLAIMED_PERFT
+CLAIMS = claim_vectors() + CLAIMED_CLAIMS
 
 
 def _count_lines(path, keyword: str) -> int:
@@ -25,9 +29,33 @@ def _count_lines(path, keyword: str) -> int:
 
 
 def test_every_vector_is_read() -> None:
-    assert len(PERFT) == _count_lines(PERFT_FILE, "id") > 0
-    assert sum(len(v.counts) for v in PERFT) == _count_lines(PERFT_FILE, "perft")
-    assert len(CLAIMS) == _count_lines(CLAIMS_FILE, "id") > 0
+    for path, perft in ((PERFT_FILE, perft_vectors()), (CLAIMED_PERFT_FILE, CLAIMED_PERFT)):
+        assert len(perft) == _count_lines(path, "id") > 0
+        assert sum(len(v.counts) for v in perft) == _count_lines(path, "perft")
+    for path, claims in ((CLAIMS_FILE, claim_vectors()), (CLAIMED_CLAIMS_FILE, CLAIMED_CLAIMS)):
+        assert len(claims) == _count_lines(path, "id") > 0
+    assert all(v.claimed_shooters_block for v in CLAIMED_PERFT + CLAIMED_CLAIMS)
+
+
+def test_the_option_vectors_need_the_option(backend: ModuleType) -> None:
+    # Every claim vector claims otherwise with the option off (or its move is
+    # not legal then); of the perft positions (some are of setup and the pie,
+    # where the option changes nothing), a quarter or more count otherwise.
+    for vector in CLAIMED_CLAIMS:
+        board = backend.Board(vector.fen, setup_rule=vector.setup_rule)
+        move = backend.Move.parse(vector.move)
+        if move in board.legal_moves:
+            board.push(move)
+            assert board.fen() != vector.after, vector.id
+    differing = [
+        vector.id
+        for vector in CLAIMED_PERFT
+        if any(
+            backend.Board(vector.fen, setup_rule=vector.setup_rule).perft(depth) != nodes
+            for depth, nodes in vector.counts
+        )
+    ]
+    assert 4 * len(differing) >= len(CLAIMED_PERFT), differing
 
 
 @pytest.mark.parametrize("vector", PERFT, ids=[v.id for v in PERFT])

@@ -239,6 +239,7 @@ def new_state(
     shooters_block: bool = False,
     size: int | None = None,
     shooters: int | None = None,
+    claimed_shooters_block: bool = False,
 ) -> DecisionState:
     """The first decision of a game under the rules named as for ``Board``.
 
@@ -250,6 +251,7 @@ def new_state(
         shooters_block=shooters_block,
         size=size,
         shooters=shooters,
+        claimed_shooters_block=claimed_shooters_block,
     )
     state: DecisionState = _api().DecisionState(board)
     return state
@@ -261,6 +263,7 @@ OPENSPIEL_PARAMETERS: dict[str, Any] = {
     "shooters_block": False,
     "size": 0,
     "shooters": 0,
+    "claimed_shooters_block": False,
 }
 """OpenSpiel's parameters of ``"veletas"`` and their defaults (``size`` and
 ``shooters`` 0 keep the variant's)."""
@@ -278,12 +281,14 @@ def openspiel_start(params: dict[str, Any]) -> DecisionState:
         shooters=params["shooters"] or None,
         setup_rule=params["setup_rule"],
         shooters_block=bool(params["shooters_block"]),
+        claimed_shooters_block=bool(params["claimed_shooters_block"]),
     )
     return new_state(
         size=rules.size,
         shooters=rules.shooters,
         setup_rule=rules.setup_rule,
         shooters_block=rules.shooters_block,
+        claimed_shooters_block=rules.claimed_shooters_block,
     )
 
 
@@ -431,6 +436,7 @@ def random_game(
     shooters: int | None = None,
     setup_rule: str = "perimeter",
     shooters_block: bool = False,
+    claimed_shooters_block: bool = False,
 ) -> Board:
     """Game ``index`` of a "micro" playout run with ``seed``, played action by
     action by a :class:`RandomAgent` over a :class:`DecisionState`; returns
@@ -451,6 +457,7 @@ def random_game(
             shooters=shooters,
             setup_rule=setup_rule,
             shooters_block=shooters_block,
+            claimed_shooters_block=claimed_shooters_block,
         )
     else:
         board = start.copy()

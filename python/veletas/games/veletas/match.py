@@ -44,6 +44,7 @@ def rules(board: Any) -> dict[str, object]:
         "shooters": r.shooters,
         "setup_rule": r.setup_rule,
         "shooters_block": r.shooters_block,
+        "claimed_shooters_block": r.claimed_shooters_block,
     }
 
 
@@ -56,6 +57,7 @@ def describe(board: Any) -> str:
     """
     r = board.rules
     block = ", shooters block" if r.shooters_block else ""
+    block += ", claimed shooters block" if r.claimed_shooters_block else ""
     return f"{r.variant} ({r.size}x{r.size}, {r.shooters} shooters, {r.setup_rule}{block})"
 
 

@@ -48,6 +48,14 @@ RULES = (
         switch=True,
         tag="ShootersBlock",
     ),
+    RuleOption(
+        "claimed_shooters_block",
+        "claimed shooters end lines and claims repeat until none changes (Boardspace's rules)",
+        default=False,
+        switch=True,
+        tag="ClaimedShootersBlock",
+        always_tagged=False,
+    ),
 )
 """Veletas's rules options."""
 
@@ -65,4 +73,5 @@ def board_kwargs(values: Mapping[str, Any]) -> dict[str, Any]:
 
 def engine_options(board: Any) -> tuple[Any, ...]:
     """The rule options the native bots take after the position string."""
-    return (board.rules.setup_rule, board.rules.shooters_block)
+    rules = board.rules
+    return (rules.setup_rule, rules.shooters_block, rules.claimed_shooters_block)

@@ -24,7 +24,13 @@ from veletas.games.veletas.reference.playouts import (
     KIND_SWAP,
     run_games,
 )
-from veletas.games.veletas.types import SETUP_RULES, SQUARE_NAMES, VARIANTS, Rules
+from veletas.games.veletas.types import (
+    SETUP_RULES,
+    SQUARE_NAMES,
+    VARIANTS,
+    Rules,
+    check_claimed_shooters_block,
+)
 from veletas.playouts import PlayoutJob, Playouts, check_run
 from veletas.records import GameRecord
 
@@ -79,6 +85,7 @@ def make_job(
     shooters: int | None = None,
     setup_rule: str = "perimeter",
     shooters_block: bool = False,
+    claimed_shooters_block: bool = False,
     start: Any = None,
     seed: object = 0,
     threads: object = None,
@@ -106,6 +113,7 @@ def make_job(
         "shooters": shooters,
         "setup_rule": setup_rule,
         "shooters_block": shooters_block,
+        "claimed_shooters_block": claimed_shooters_block,
     }
     swapped = False
     if start is None:
@@ -141,6 +149,7 @@ def check_agreement(
     shooters: object,
     setup_rule: object,
     shooters_block: object,
+    claimed_shooters_block: object = False,
 ) -> None:
     """Refuse rule options, given beside a start board, that are not its rules.
 
@@ -155,6 +164,7 @@ def check_agreement(
         )
     if not isinstance(shooters_block, bool):
         raise InvalidRulesError(f"shooters_block must be a bool, not {shooters_block!r}")
+    check_claimed_shooters_block(claimed_shooters_block)
     problems = []
     if variant != "standard" and VARIANTS[variant] != (rules.size, rules.shooters):
         problems.append(f"variant {variant!r}")
@@ -166,6 +176,8 @@ def check_agreement(
         problems.append(f"setup_rule {setup_rule!r}")
     if shooters_block and not rules.shooters_block:
         problems.append("shooters_block=True")
+    if claimed_shooters_block and not rules.claimed_shooters_block:
+        problems.append("claimed_shooters_block=True")
     if problems:
         raise InvalidRulesError(f"{', '.join(problems)} disagree(s) with the start board's {rules}")
 
@@ -175,6 +187,7 @@ def run(job: PlayoutJob, first_game: int, n_games: int) -> dict[str, np.ndarray]
     arguments: dict[str, Any] = {
         "setup_rule": job.rules.setup_rule,
         "shooters_block": job.rules.shooters_block,
+        "claimed_shooters_block": job.rules.claimed_shooters_block,
         "swapped": job.swapped,
         "policy": job.policy,
         "seed": job.seed,
@@ -214,6 +227,7 @@ def start_board(games: Playouts) -> Any:
         games.start,
         setup_rule=games.rules.setup_rule,
         shooters_block=games.rules.shooters_block,
+        claimed_shooters_block=games.rules.claimed_shooters_block,
     )
 
 
@@ -235,6 +249,7 @@ def rules_summary(rules: Rules) -> dict[str, Any]:
         "shooters": rules.shooters,
         "setup_rule": rules.setup_rule,
         "shooters_block": rules.shooters_block,
+        "claimed_shooters_block": rules.claimed_shooters_block,
     }
 
 
@@ -353,9 +368,10 @@ def final_columns(board: Any) -> dict[str, tuple[int, int]]:
 def rules_text(rules: Rules) -> str:
     """The rules in words, for the summary table of ``veletas playout``."""
     block = ", shooters block" if rules.shooters_block else ""
+    claimed = ", claimed shooters block" if rules.claimed_shooters_block else ""
     return (
         f"{rules.variant} ({rules.size}x{rules.size}, {rules.shooters} shooters, "
-        f"{rules.setup_rule}{block})"
+        f"{rules.setup_rule}{block}{claimed})"
     )
 
 
@@ -389,6 +405,7 @@ def _play(
     threads: int | None = None,
     policy: str = "micro",
     record: bool = False,
+    claimed_shooters_block: bool = False,
 ) -> Playouts:
     n_games = _checks.count(n_games)
     job = make_job(
@@ -403,6 +420,7 @@ def _play(
         policy=policy,
         record=record,
         backend=backend,
+        claimed_shooters_block=claimed_shooters_block,
     )
     return job.run(0, n_games)
 
@@ -420,6 +438,7 @@ def playouts(
     threads: int | None = None,
     policy: str = "micro",
     record: bool = False,
+    claimed_shooters_block: bool = False,
 ) -> Playouts:
     """Play ``n_games`` random games and return them as numpy arrays.
 
@@ -466,6 +485,7 @@ def playouts(
         threads=threads,
         policy=policy,
         record=record,
+        claimed_shooters_block=claimed_shooters_block,
     )
 
 
@@ -482,6 +502,7 @@ def reference_playouts(
     threads: int | None = None,
     policy: str = "micro",
     record: bool = False,
+    claimed_shooters_block: bool = False,
 ) -> Playouts:
     """Play ``n_games`` random games in pure Python; see :func:`veletas.playouts`.
 
@@ -505,4 +526,5 @@ def reference_playouts(
         threads=threads,
         policy=policy,
         record=record,
+        claimed_shooters_block=claimed_shooters_block,
     )

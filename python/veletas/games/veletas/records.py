@@ -16,9 +16,9 @@ GAME = "Veletas"
 """The value of the ``[Game]`` tag (which Veletas records may leave out)."""
 PLAYERS = ("Black", "White")
 """The tags naming who held each colour, colour 0 first."""
-RULE_TAGS = tuple(option.tag for option in RULES if option.tag is not None)
+RULE_TAGS = tuple(option.tag for option in RULES if option.tag is not None and option.always_tagged)
 """The rule tags every written record has, in the order of the options."""
-_SWITCHES = {option.tag: option.name for option in RULES if option.switch and option.tag}
+_SWITCHES = {option.tag: option for option in RULES if option.switch and option.tag}
 """The tags of the options that are on or off (``true`` or ``false``)."""
 
 Fail = Callable[[int, str], InvalidRecordError]
@@ -31,7 +31,11 @@ def rule_tags(rules: Rules) -> dict[str, str]:
         "Size": str(rules.size),
         "Shooters": str(rules.shooters),
         "SetupRule": rules.setup_rule,
-        **{tag: "true" if getattr(rules, name) else "false" for tag, name in _SWITCHES.items()},
+        **{
+            tag: "true" if getattr(rules, option.name) else "false"
+            for tag, option in _SWITCHES.items()
+            if option.always_tagged or getattr(rules, option.name) != option.default
+        },
     }
 
 
@@ -43,7 +47,7 @@ def rules_of(tags: dict[str, str]) -> Rules:
         size=_number("Size", tags.get("Size", str(size))),
         shooters=_number("Shooters", tags.get("Shooters", str(shooters))),
         setup_rule=tags.get("SetupRule", "perimeter"),
-        **{name: tags.get(tag, "false") == "true" for tag, name in _SWITCHES.items()},
+        **{option.name: tags.get(tag, "false") == "true" for tag, option in _SWITCHES.items()},
     )
 
 
@@ -74,6 +78,7 @@ def new_board(rules: Rules, start: str | None) -> Any:
             shooters=rules.shooters,
             setup_rule=rules.setup_rule,
             shooters_block=rules.shooters_block,
+            claimed_shooters_block=rules.claimed_shooters_block,
         )
     )
 
@@ -113,11 +118,11 @@ def tag_rules(tags: dict[str, tuple[int, str]], fail: Fail) -> Rules:
             raise fail(line, f"bad tag {tag(name, text)}: expected a number of digits 0-9")
         numbers[name] = int(text)
     switches: dict[str, Any] = {}
-    for switch, name in _SWITCHES.items():
+    for switch, option in _SWITCHES.items():
         line, text = value(switch, "false")
         if text not in ("true", "false"):
             raise fail(line, f"bad tag {tag(switch, text)}: expected true or false")
-        switches[name] = text == "true"
+        switches[option.name] = text == "true"
     setup_line, setup_rule = value("SetupRule", "perimeter")
     if setup_rule not in SETUP_RULES:
         raise fail(

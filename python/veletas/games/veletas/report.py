@@ -283,6 +283,7 @@ def rules_text(rules: Any) -> str:
     variant = getattr(rules, "variant", "custom")
     size, shooters = getattr(rules, "size", "?"), getattr(rules, "shooters", "?")
     extra = ", shooters block" if getattr(rules, "shooters_block", False) else ""
+    extra += ", claimed shooters block" if getattr(rules, "claimed_shooters_block", False) else ""
     setup = getattr(rules, "setup_rule", "perimeter")
     return f"{variant} ({size}x{size}, {shooters} shooters, {setup} setup{extra})"
 

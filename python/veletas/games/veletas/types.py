@@ -113,12 +113,13 @@ SETUP_RULES = ("perimeter", "spacing")
 
 @dataclasses.dataclass(frozen=True)
 class Rules:
-    """The rules of one game: board size, shooter count and the two options.
+    """The rules of one game: board size, shooter count and the rule options.
 
     Build it with :meth:`Rules.make`, which validates:
 
-    >>> Rules.make("small")
-    Rules(size=7, shooters=3, setup_rule='perimeter', shooters_block=False)
+    >>> Rules.make("small")  # doctest: +NORMALIZE_WHITESPACE
+    Rules(size=7, shooters=3, setup_rule='perimeter', shooters_block=False,
+          claimed_shooters_block=False)
     >>> Rules.make(size=5, shooters=9)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -129,6 +130,9 @@ class Rules:
     shooters: int
     setup_rule: str = "perimeter"
     shooters_block: bool = False
+    claimed_shooters_block: bool = False
+    """Boardspace's rules (RULES.md section 4): claimed shooters end lines,
+    and claims are checked again until none changes."""
 
     @classmethod
     def make(
@@ -139,6 +143,7 @@ class Rules:
         shooters: int | None = None,
         setup_rule: str = "perimeter",
         shooters_block: bool = False,
+        claimed_shooters_block: bool = False,
     ) -> Rules:
         """The rules of ``variant``, with ``size`` and ``shooters`` overriding it.
 
@@ -154,6 +159,7 @@ class Rules:
             default_shooters if shooters is None else shooters,
             setup_rule,
             shooters_block,
+            claimed_shooters_block,
         )
         rules.validate()
         return rules
@@ -169,6 +175,7 @@ class Rules:
             )
         if not isinstance(self.shooters_block, bool):
             raise InvalidRulesError(f"shooters_block must be a bool, not {self.shooters_block!r}")
+        check_claimed_shooters_block(self.claimed_shooters_block)
         for name, value in (("size", self.size), ("shooters", self.shooters)):
             if not isinstance(value, int) or isinstance(value, bool):
                 raise InvalidRulesError(f"{name} must be an int, not {value!r}")
@@ -279,19 +286,30 @@ SQUARE_NAMES = [square_name(sq) for sq in SQUARES]
 __all__ += [name.upper() for name in SQUARE_NAMES]
 
 
+def check_claimed_shooters_block(value: object) -> None:
+    """Refuse a ``claimed_shooters_block`` option that is not a bool.
+
+    :raises InvalidRulesError: naming the value.
+    """
+    if not isinstance(value, bool):
+        raise InvalidRulesError(f"claimed_shooters_block must be a bool, not {value!r}")
+
+
 def check_board_options(
     variant: object,
     setup_rule: object,
     shooters_block: object,
     size: object,
     shooters: object,
+    claimed_shooters_block: object = False,
 ) -> None:
     """Check the keyword options given beside a position string to a
     ``Board`` of either engine (the one check of them, which the native
     binding calls too).
 
     :raises InvalidRulesError: for an unknown variant or setup rule, a
-        non-bool ``shooters_block``, or a non-int size or shooter count.
+        non-bool ``shooters_block`` or ``claimed_shooters_block``, or a
+        non-int size or shooter count.
     """
     if not isinstance(variant, str) or variant not in VARIANTS:
         known = ", ".join(repr(name) for name in VARIANTS)
@@ -302,6 +320,7 @@ def check_board_options(
         )
     if not isinstance(shooters_block, bool):
         raise InvalidRulesError(f"shooters_block must be a bool, not {shooters_block!r}")
+    check_claimed_shooters_block(claimed_shooters_block)
     for name, value in (("size", size), ("shooters", shooters)):
         if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
             raise InvalidRulesError(f"{name} must be an int, not {value!r}")

@@ -86,6 +86,13 @@ _RULE_FIELDS: tuple[Field, ...] = (
         "default": False,
         "help": "the older rule: shooters end lines as stones do",
     },
+    {
+        "name": "claimed_shooters_block",
+        "label": "Claimed shooters block lines",
+        "type": "bool",
+        "default": False,
+        "help": "Boardspace's rules: claimed shooters end lines, claims repeat",
+    },
 )
 """The rule options: each is named as ``Board``'s keyword and ``Rules``'s
 field, so that a new option of the rules is one more entry here."""

@@ -92,12 +92,14 @@ pub fn outcome<'py>(py: Python<'py>, pos: &Position) -> PyResult<Bound<'py, PyAn
     class.call1((optional_color(py, pos.winner())?, claims(py, pos)?))
 }
 
-/// `Rules(size, shooters, setup_rule, shooters_block)` of `rules`.
+/// `Rules(size, shooters, setup_rule, shooters_block, claimed_shooters_block)`
+/// of `rules`.
 pub fn rules(py: Python<'_>, rules: Rules) -> PyResult<Bound<'_, PyAny>> {
     rules_type(py)?.call1((
         rules.size(),
         rules.shooters(),
         rules.setup_rule().name(),
         rules.lines().shooters_block(),
+        rules.claimed_shooters_block(),
     ))
 }

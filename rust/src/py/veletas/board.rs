@@ -98,12 +98,20 @@ fn check_options(
     variant: &Bound<'_, PyAny>,
     setup_rule: &Bound<'_, PyAny>,
     shooters_block: &Bound<'_, PyAny>,
+    claimed_shooters_block: &Bound<'_, PyAny>,
     size: Option<&Bound<'_, PyAny>>,
     shooters: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<(SetupRule, Lines)> {
     base::types_module(py)?.call_method1(
         "check_board_options",
-        (variant, setup_rule, shooters_block, size, shooters),
+        (
+            variant,
+            setup_rule,
+            shooters_block,
+            size,
+            shooters,
+            claimed_shooters_block,
+        ),
     )?;
     rule_options(setup_rule, shooters_block)
 }
@@ -148,8 +156,11 @@ impl PyBoard {
         shooters_block = Given::Default,
         size = None,
         shooters = None,
+        claimed_shooters_block = Given::Default,
     ), text_signature = "(fen=None, *, variant='standard', setup_rule='perimeter', \
-                          shooters_block=False, size=None, shooters=None)")]
+                          shooters_block=False, size=None, shooters=None, \
+                          claimed_shooters_block=False)")]
+    #[expect(clippy::too_many_arguments, reason = "the keyword options of Board")]
     fn new<'py>(
         py: Python<'py>,
         fen: Option<&Bound<'py, PyAny>>,
@@ -158,10 +169,12 @@ impl PyBoard {
         shooters_block: Given<'py>,
         size: Option<&Bound<'py, PyAny>>,
         shooters: Option<&Bound<'py, PyAny>>,
+        claimed_shooters_block: Given<'py>,
     ) -> PyResult<PyBoard> {
         let variant = variant.or(py, "standard")?;
         let setup_rule = setup_rule.or(py, "perimeter")?;
         let shooters_block = shooters_block.or(py, false)?;
+        let claimed_shooters_block = claimed_shooters_block.or(py, false)?;
         let position = match fen {
             None => {
                 let kwargs = PyDict::new(py);
@@ -169,6 +182,7 @@ impl PyBoard {
                 kwargs.set_item("shooters", shooters)?;
                 kwargs.set_item("setup_rule", &setup_rule)?;
                 kwargs.set_item("shooters_block", &shooters_block)?;
+                kwargs.set_item("claimed_shooters_block", &claimed_shooters_block)?;
                 let made = base::rules_type(py)?.call_method("make", (&variant,), Some(&kwargs))?;
                 let (setup_rule, lines) = rule_options(&setup_rule, &shooters_block)?;
                 let n: u32 = made.getattr("size")?.extract()?;
@@ -176,8 +190,15 @@ impl PyBoard {
                 Position::new(Rules::new(n, k, setup_rule, lines).map_err(CoreError::from)?)
             }
             Some(fen) => {
-                let (setup_rule, lines) =
-                    check_options(py, &variant, &setup_rule, &shooters_block, size, shooters)?;
+                let (setup_rule, lines) = check_options(
+                    py,
+                    &variant,
+                    &setup_rule,
+                    &shooters_block,
+                    &claimed_shooters_block,
+                    size,
+                    shooters,
+                )?;
                 let fen = fen.cast::<PyString>().map_err(|_| {
                     PyTypeError::new_err(format!(
                         "a position string is a str, not {}",
@@ -188,7 +209,8 @@ impl PyBoard {
                 check_agreement(py, fen, position.rules(), &variant, size, shooters)?;
                 position
             }
-        };
+        }
+        .with_claimed_shooters_block(claimed_shooters_block.is_truthy()?);
         Ok(PyBoard {
             position,
             stack: Vec::new(),
@@ -225,7 +247,15 @@ impl PyBoard {
         } else {
             ""
         };
-        format!("Board('{}'{setup_rule}{lines})", self.position.fen())
+        let claimed = if rules.claimed_shooters_block() {
+            ", claimed_shooters_block=True"
+        } else {
+            ""
+        };
+        format!(
+            "Board('{}'{setup_rule}{lines}{claimed})",
+            self.position.fen()
+        )
     }
 
     /// The rules of this game: size, shooter count and options.
@@ -407,21 +437,26 @@ impl PyBoard {
             rules.setup_rule().name(),
             rules.lines().shooters_block(),
             moves,
+            rules.claimed_shooters_block(),
         );
         (slf.get_type().getattr("_restore")?, args).into_pyobject(py)
     }
 
     /// The board `__reduce__` describes (not for direct use).
     #[staticmethod]
+    #[pyo3(signature = (fen, setup_rule, shooters_block, moves, claimed_shooters_block = false))]
     fn _restore(
         fen: &Bound<'_, PyString>,
         setup_rule: &str,
         shooters_block: bool,
         moves: Vec<String>,
+        claimed_shooters_block: bool,
     ) -> PyResult<PyBoard> {
         let setup_rule = parse_setup_rule(setup_rule)?;
         let lines = Lines::from_shooters_block(shooters_block);
-        let mut board = PyBoard::from_position(position_from_fen(fen, setup_rule, lines)?);
+        let position = position_from_fen(fen, setup_rule, lines)?
+            .with_claimed_shooters_block(claimed_shooters_block);
+        let mut board = PyBoard::from_position(position);
         for text in moves {
             let m = text.parse::<Move>().map_err(|_| {
                 InvalidMoveError::new_err(format!("cannot restore a Board: {text:?} is not a move"))

@@ -303,6 +303,9 @@ impl PyDecisionState {
         if rules.lines().shooters_block() {
             options.push_str(", shooters_block=True");
         }
+        if rules.claimed_shooters_block() {
+            options.push_str(", claimed_shooters_block=True");
+        }
         format!(
             "<DecisionState of Board('{}'{options}), swapped={}, stage='{}', partial actions {:?}>",
             self.0.position().fen(),
@@ -323,22 +326,26 @@ impl PyDecisionState {
             rules.lines().shooters_block(),
             this.0.swapped(),
             this.partial_actions(),
+            rules.claimed_shooters_block(),
         );
         (slf.get_type().getattr("_restore")?, args).into_pyobject(py)
     }
 
     /// The state `__reduce__` describes (not for direct use).
     #[staticmethod]
+    #[pyo3(signature = (fen, setup_rule, shooters_block, swapped, actions, claimed_shooters_block = false))]
     fn _restore(
         fen: &Bound<'_, PyString>,
         setup_rule: &str,
         shooters_block: bool,
         swapped: bool,
         actions: Vec<Action>,
+        claimed_shooters_block: bool,
     ) -> PyResult<PyDecisionState> {
         let setup_rule = parse_setup_rule(setup_rule)?;
         let lines = Lines::from_shooters_block(shooters_block);
-        let position = position_from_fen(fen, setup_rule, lines)?;
+        let position = position_from_fen(fen, setup_rule, lines)?
+            .with_claimed_shooters_block(claimed_shooters_block);
         let mut state = DecisionState::with_swapped(position, swapped);
         for action in actions {
             state.apply(action).map_err(|error| {

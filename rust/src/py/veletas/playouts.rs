@@ -14,7 +14,8 @@ use crate::veletas::Lines;
 use crate::veletas::playout::{Policy, playouts};
 
 /// Play games `first_game .. first_game + n_games` of the run `seed` from the
-/// position `fen` (under `setup_rule` and `shooters_block`; `swapped` says
+/// position `fen` (under `setup_rule`, `shooters_block` and
+/// `claimed_shooters_block`; `swapped` says
 /// whether the pie swap led to it) with `policy`, on `threads` threads (None:
 /// every core), with the GIL released.
 ///
@@ -24,9 +25,14 @@ use crate::veletas::playout::{Policy, playouts};
 /// (int64, n + 1 entries).
 #[pyfunction]
 #[pyo3(signature = (
-    fen, *, setup_rule, shooters_block, swapped, policy, seed, first_game, n_games, threads, record
+    fen, *, setup_rule, shooters_block, swapped, policy, seed, first_game, n_games, threads, record,
+    claimed_shooters_block = false
 ))]
 #[allow(clippy::too_many_arguments)]
+#[expect(
+    clippy::fn_params_excessive_bools,
+    reason = "the keyword arguments of the Python function"
+)]
 pub fn run_playouts<'py>(
     py: Python<'py>,
     fen: &Bound<'py, PyString>,
@@ -39,10 +45,12 @@ pub fn run_playouts<'py>(
     n_games: usize,
     threads: Option<usize>,
     record: bool,
+    claimed_shooters_block: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let setup_rule = parse_setup_rule(setup_rule)?;
     let lines = Lines::from_shooters_block(shooters_block);
-    let start = position_from_fen(fen, setup_rule, lines)?;
+    let start = position_from_fen(fen, setup_rule, lines)?
+        .with_claimed_shooters_block(claimed_shooters_block);
     let policy: Policy = policy.parse().map_err(|_| {
         PyValueError::new_err(format!(
             "unknown policy '{policy}'; expected 'micro' or 'uniform'"

@@ -23,7 +23,8 @@ fn parse_start(value: &Bound<'_, PyAny>, rules: Rules) -> PyResult<DecisionState
     let state = if let Ok(state) = value.extract::<PyRef<'_, PyDecisionState>>() {
         state.0
     } else if let Ok(fen) = value.cast::<PyString>() {
-        let position = position_from_fen(fen, rules.setup_rule(), rules.lines())?;
+        let position = position_from_fen(fen, rules.setup_rule(), rules.lines())?
+            .with_claimed_shooters_block(rules.claimed_shooters_block());
         DecisionState::new(position)
     } else if let Ok(board) = value.extract::<PyRef<'_, PyBoard>>() {
         DecisionState::with_swapped(*board.position(), board.swap_in_stack())
@@ -31,7 +32,8 @@ fn parse_start(value: &Bound<'_, PyAny>, rules: Rules) -> PyResult<DecisionState
         // A board of the reference engine: its position string and swap.
         let fen = value.call_method0("fen")?;
         let position =
-            position_from_fen(fen.cast::<PyString>()?, rules.setup_rule(), rules.lines())?;
+            position_from_fen(fen.cast::<PyString>()?, rules.setup_rule(), rules.lines())?
+                .with_claimed_shooters_block(rules.claimed_shooters_block());
         let mut swapped = false;
         for m in value.getattr("move_stack")?.try_iter()? {
             swapped |= m?.getattr("is_swap")?.is_truthy()?;
@@ -46,17 +48,20 @@ fn parse_start(value: &Bound<'_, PyAny>, rules: Rules) -> PyResult<DecisionState
     let theirs = state.position().rules();
     if theirs != rules {
         return Err(InvalidRulesError::new_err(format!(
-            "start {} is of other rules (size {}, {} shooters, setup rule '{}', shooters_block={}) \
-             than the env's (size {}, {} shooters, setup rule '{}', shooters_block={})",
+            "start {} is of other rules (size {}, {} shooters, setup rule '{}', shooters_block={}, \
+             claimed_shooters_block={}) than the env's (size {}, {} shooters, setup rule '{}', \
+             shooters_block={}, claimed_shooters_block={})",
             value.repr()?,
             theirs.size(),
             theirs.shooters(),
             theirs.setup_rule().name(),
             python_bool(theirs.lines().shooters_block()),
+            python_bool(theirs.claimed_shooters_block()),
             rules.size(),
             rules.shooters(),
             rules.setup_rule().name(),
             python_bool(rules.lines().shooters_block()),
+            python_bool(rules.claimed_shooters_block()),
         )));
     }
     Ok(state)
@@ -78,6 +83,7 @@ fn make_rules<'py>(
     variant: &Bound<'py, PyAny>,
     setup_rule: &Bound<'py, PyAny>,
     shooters_block: &Bound<'py, PyAny>,
+    claimed_shooters_block: &Bound<'py, PyAny>,
     size: Option<&Bound<'py, PyAny>>,
     shooters: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Rules> {
@@ -86,6 +92,7 @@ fn make_rules<'py>(
     kwargs.set_item("shooters", shooters)?;
     kwargs.set_item("setup_rule", setup_rule)?;
     kwargs.set_item("shooters_block", shooters_block)?;
+    kwargs.set_item("claimed_shooters_block", claimed_shooters_block)?;
     let made = base::rules_type(py)?.call_method("make", (variant,), Some(&kwargs))?;
     let setup_rule = parse_setup_rule(&made.getattr("setup_rule")?.extract::<String>()?)?;
     let lines = Lines::from_shooters_block(made.getattr("shooters_block")?.extract()?);
@@ -95,7 +102,8 @@ fn make_rules<'py>(
         setup_rule,
         lines,
     )
-    .map_err(CoreError::from)?;
+    .map_err(CoreError::from)?
+    .with_claimed_shooters_block(made.getattr("claimed_shooters_block")?.extract()?);
     Ok(rules)
 }
 
@@ -128,9 +136,11 @@ env_methods!(PyVectorEnv, DecisionState, {
         opponent = None,
         learner_seat = Given::Default,
         start = None,
+        claimed_shooters_block = Given::Default,
     ), text_signature = "(num_envs, *, variant='standard', seed=0, auto_reset=True, \
                           setup_rule='perimeter', shooters_block=False, size=None, shooters=None, \
-                          opponent=None, learner_seat=0, start=None)")]
+                          opponent=None, learner_seat=0, start=None, \
+                          claimed_shooters_block=False)")]
     #[allow(clippy::too_many_arguments)]
     fn new<'py>(
         py: Python<'py>,
@@ -145,6 +155,7 @@ env_methods!(PyVectorEnv, DecisionState, {
         opponent: Option<&Bound<'py, PyAny>>,
         learner_seat: Given<'py>,
         start: Option<&Bound<'py, PyAny>>,
+        claimed_shooters_block: Given<'py>,
     ) -> PyResult<PyVectorEnv> {
         let (num_envs, seed) = env_args(num_envs, &seed.or(py, 0)?)?;
         let rules = make_rules(
@@ -152,6 +163,7 @@ env_methods!(PyVectorEnv, DecisionState, {
             &variant.or(py, "standard")?,
             &setup_rule.or(py, "perimeter")?,
             &shooters_block.or(py, false)?,
+            &claimed_shooters_block.or(py, false)?,
             size,
             shooters,
         )?;
@@ -187,6 +199,7 @@ env_methods!(PyVectorEnv, DecisionState, {
         kwargs.set_item("shooters", rules.shooters())?;
         kwargs.set_item("setup_rule", rules.setup_rule().name())?;
         kwargs.set_item("shooters_block", rules.lines().shooters_block())?;
+        kwargs.set_item("claimed_shooters_block", rules.claimed_shooters_block())?;
         kwargs.set_item("seed", this.env().seed())?;
         kwargs.set_item("auto_reset", this.env().auto_reset())?;
         kwargs.set_item("opponent", this.envs.opponent_spec())?;
@@ -218,13 +231,14 @@ env_methods!(PyVectorEnv, DecisionState, {
             )
         });
         format!(
-            "VectorEnv({}, size={}, shooters={}, setup_rule='{}', shooters_block={}, seed={}, \
-             auto_reset={}{opponent})",
+            "VectorEnv({}, size={}, shooters={}, setup_rule='{}', shooters_block={}, \
+             claimed_shooters_block={}, seed={}, auto_reset={}{opponent})",
             self.env().num_envs(),
             rules.size(),
             rules.shooters(),
             rules.setup_rule().name(),
             python_bool(rules.lines().shooters_block()),
+            python_bool(rules.claimed_shooters_block()),
             self.env().seed(),
             python_bool(self.env().auto_reset()),
         )

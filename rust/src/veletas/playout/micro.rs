@@ -29,9 +29,19 @@ pub(super) fn play_micro_game(
     #[cfg(target_arch = "x86_64")]
     if let Some(x86_v3) = *X86_V3 {
         // SAFETY: an `X86V3` exists only on a CPU with its features.
-        return unsafe { play_micro_game_x86_v3(x86_v3, start, swapped, rng, moves) };
+        return unsafe {
+            if start.rules().claims_cascade() {
+                play_micro_game_x86_v3::<true>(x86_v3, start, swapped, rng, moves)
+            } else {
+                play_micro_game_x86_v3::<false>(x86_v3, start, swapped, rng, moves)
+            }
+        };
     }
-    play_micro_game_with(Portable, start, swapped, rng, moves)
+    if start.rules().claims_cascade() {
+        play_micro_game_with::<_, true>(Portable, start, swapped, rng, moves)
+    } else {
+        play_micro_game_with::<_, false>(Portable, start, swapped, rng, moves)
+    }
 }
 
 /// [`play_micro_game_with`] compiled for the features of [`X86V3`] (AVX2,
@@ -43,23 +53,25 @@ pub(super) fn play_micro_game(
 /// The CPU must have these features.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt")]
-unsafe fn play_micro_game_x86_v3(
+unsafe fn play_micro_game_x86_v3<const CASCADE: bool>(
     x86_v3: X86V3,
     start: Position,
     swapped: bool,
     rng: &mut Rng,
     moves: Option<&mut Vec<MoveRecord>>,
 ) -> Outcome {
-    play_micro_game_with(x86_v3, start, swapped, rng, moves)
+    play_micro_game_with::<_, CASCADE>(x86_v3, start, swapped, rng, moves)
 }
 
 /// Whether the playouts use [`X86V3`], detected once.
 #[cfg(target_arch = "x86_64")]
 static X86_V3: LazyLock<Option<X86V3>> = LazyLock::new(X86V3::detect);
 
-/// One micro game from `start`, move by move, with the bit work of `bits`.
+/// One micro game from `start`, move by move, with the bit work of `bits`;
+/// `CASCADE` is [`Rules::claims_cascade`] of its rules, a constant so that
+/// the claims of the default rules do no work for it.
 #[inline(always)]
-pub(super) fn play_micro_game_with<B: Bits>(
+pub(super) fn play_micro_game_with<B: Bits, const CASCADE: bool>(
     bits: B,
     start: Position,
     swapped: bool,
@@ -70,7 +82,7 @@ pub(super) fn play_micro_game_with<B: Bits>(
     let mut plies = 0;
     loop {
         let m = if game.phase == Phase::Play {
-            game.play_turn(bits, rng)
+            game.play_turn::<B, CASCADE>(bits, rng)
         } else {
             game.play_placement(bits, rng)
         };
@@ -149,8 +161,9 @@ pub(super) struct MicroGame {
     /// Every shooter, claimed or not (the spacing rule keeps away from them).
     all_shooters: Bitboard,
     empty: Bitboard,
-    /// What ends lines: stones, squares off the board, and with
-    /// `shooters_block` every shooter.
+    /// What ends lines: stones, squares off the board, with
+    /// `shooters_block` every shooter, and with `claimed_shooters_block` the
+    /// claimed ones.
     blockers: Bitboard,
     rules: Rules,
     phase: Phase,
@@ -334,9 +347,9 @@ impl MicroGame {
     }
 
     /// Shoots onto `target`, after the turn's move if any; claims and ends
-    /// the turn.
+    /// the turn. `CASCADE`: [`Rules::claims_cascade`].
     #[inline(always)]
-    fn shoot<B: Bits>(&mut self, bits: B, target: Square) {
+    fn shoot<B: Bits, const CASCADE: bool>(&mut self, bits: B, target: Square) {
         let bit = Bitboard::from(target);
         self.stones[self.turn.index()] |= bit;
         self.empty = self.empty - bit;
@@ -344,16 +357,47 @@ impl MicroGame {
         // Only a shooter without an empty neighbour can be trapped.
         for square in self.hemmed() {
             if bits.is_empty(bits.reach(square, self.blockers, self.empty)) {
-                let claimant = super::super::claims::claimant(square, self.stones, self.turn);
-                self.claims[claimant.index()] += 1;
-                self.shooters.discard(square);
-                self.winner = self.claims_winner();
+                self.claim(square);
+                if CASCADE {
+                    self.blockers.add(square);
+                }
             }
+        }
+        if CASCADE {
+            self.claim_until_none(bits);
         }
         self.turn = self.turn.other();
         self.step = Step::Start;
         self.moved = false;
         self.all_free = true;
+    }
+
+    /// Claims the trapped shooter on `square` (RULES.md section 4, step 3).
+    #[inline(always)]
+    fn claim(&mut self, square: Square) {
+        let claimant = super::super::claims::claimant(square, self.stones, self.turn);
+        self.claims[claimant.index()] += 1;
+        self.shooters.discard(square);
+        self.winner = self.claims_winner();
+    }
+
+    /// Under [`Rules::claims_cascade`], after a pass of claims whose shooters
+    /// now end lines: the passes that follow, until one claims none.
+    #[inline(always)]
+    fn claim_until_none<B: Bits>(&mut self, bits: B) {
+        loop {
+            let mut claimed = false;
+            for square in self.hemmed() {
+                if bits.is_empty(bits.reach(square, self.blockers, self.empty)) {
+                    self.claim(square);
+                    self.blockers.add(square);
+                    claimed = true;
+                }
+            }
+            if !claimed {
+                return;
+            }
+        }
     }
 }
 
@@ -390,7 +434,7 @@ impl MicroGame {
     /// at each of the turn's decisions (a test holds them together), without
     /// stepping through [`Step`]s.
     #[inline(always)]
-    fn play_turn<B: Bits>(&mut self, bits: B, rng: &mut Rng) -> Option<Move> {
+    fn play_turn<B: Bits, const CASCADE: bool>(&mut self, bits: B, rng: &mut Rng) -> Option<Move> {
         debug_assert!(self.phase == Phase::Play && self.step == Step::Start);
         if self.winner_color().is_some() {
             return None;
@@ -427,7 +471,7 @@ impl MicroGame {
                 ),
             }
         };
-        self.shoot(bits, m.target().expect("a play move has a target"));
+        self.shoot::<B, CASCADE>(bits, m.target().expect("a play move has a target"));
         Some(m)
     }
 }
@@ -517,7 +561,11 @@ impl Game for MicroGame {
                 if self.moved {
                     self.move_shooter(self.origin, self.destination);
                 }
-                self.shoot(Portable, square);
+                if self.rules.claims_cascade() {
+                    self.shoot::<_, true>(Portable, square);
+                } else {
+                    self.shoot::<_, false>(Portable, square);
+                }
             }
         }
     }

@@ -127,19 +127,38 @@ fn choice_id(choice: Action, size: u32) -> Action {
     }
 }
 
-/// Every variant under every rule option, and a crowded 5x5 game.
+/// Every variant under every rule option, and crowded 5x5 games.
 fn all_rules() -> Vec<Rules> {
     let mut rules = Vec::new();
     for variant in Variant::ALL {
         for setup_rule in [SetupRule::Perimeter, SetupRule::Spacing] {
             for lines in [Lines::ShootersPass, Lines::ShootersBlock] {
-                let r = Rules::variant(variant);
-                rules.push(Rules::new(r.size(), r.shooters(), setup_rule, lines).unwrap());
+                for claimed_shooters_block in [false, true] {
+                    let r = Rules::variant(variant);
+                    let r = Rules::new(r.size(), r.shooters(), setup_rule, lines).unwrap();
+                    rules.push(r.with_claimed_shooters_block(claimed_shooters_block));
+                }
             }
         }
     }
     rules.push(Rules::new(5, 3, SetupRule::Spacing, Lines::ShootersBlock).unwrap());
+    let crowded = Rules::new(5, 7, SetupRule::Perimeter, Lines::ShootersPass).unwrap();
+    rules.push(crowded.with_claimed_shooters_block(true));
     rules
+}
+
+/// [`play_micro_game_with`] with the `CASCADE` of `start`'s rules.
+fn micro_game_with<B: Bits>(
+    bits: B,
+    start: Position,
+    rng: &mut Rng,
+    moves: Option<&mut Vec<MoveRecord>>,
+) -> Outcome {
+    if start.rules().claims_cascade() {
+        play_micro_game_with::<B, true>(bits, start, false, rng, moves)
+    } else {
+        play_micro_game_with::<B, false>(bits, start, false, rng, moves)
+    }
 }
 
 #[test]
@@ -225,10 +244,9 @@ fn check_turns_follow_decisions<B: Bits>(bits: B) {
                 let rng = Rng::for_game(seed as u64, game);
                 let expected = micro_game_by_decisions(start, &mut rng.clone());
                 let mut moves = Vec::new();
-                let outcome =
-                    play_micro_game_with(bits, start, false, &mut rng.clone(), Some(&mut moves));
+                let outcome = micro_game_with(bits, start, &mut rng.clone(), Some(&mut moves));
                 assert_eq!((outcome, moves), expected, "{}", start.fen());
-                let outcome = play_micro_game_with(bits, start, false, &mut rng.clone(), None);
+                let outcome = micro_game_with(bits, start, &mut rng.clone(), None);
                 assert_eq!(outcome, expected.0);
             }
         }

@@ -39,10 +39,21 @@ SHOOTER = "s"
 CLAIMED_LETTERS = ("X", "O")
 """The claim marker of each colour, indexed by :class:`Color`."""
 
-# What ends a line (RULES.md section 2): stones only, or with `shooters_block`
-# every piece. Cells are single letters, so `letter in stops` is a cheap test.
+# What ends a line (RULES.md sections 2 and 4): stones only, with
+# `shooters_block` every piece, with `claimed_shooters_block` alone stones and
+# claimed shooters. Cells are single letters, so `letter in stops` is a cheap
+# test.
 _STOPS_PASS = "xo"
 _STOPS_BLOCK = "xosXO"
+_STOPS_CLAIMED = "xoXO"
+
+
+def _stops(rules: Rules) -> str:
+    """The letters that end a line under ``rules``."""
+    if rules.shooters_block:
+        return _STOPS_BLOCK
+    return _STOPS_CLAIMED if rules.claimed_shooters_block else _STOPS_PASS
+
 
 # An undo record: the move, then the turn and phase before it, then the
 # shooters it claimed. Everything else follows from the move itself.
@@ -86,6 +97,7 @@ class Board:
         shooters_block: bool = False,
         size: int | None = None,
         shooters: int | None = None,
+        claimed_shooters_block: bool = False,
     ) -> None:
         if fen is None:
             rules = Rules.make(
@@ -94,20 +106,25 @@ class Board:
                 shooters=shooters,
                 setup_rule=setup_rule,
                 shooters_block=shooters_block,
+                claimed_shooters_block=claimed_shooters_block,
             )
             position = Position(rules.size, rules.shooters, [EMPTY] * 100, Color.BLACK, Phase.SETUP)
         else:
-            check_board_options(variant, setup_rule, shooters_block, size, shooters)
+            check_board_options(
+                variant, setup_rule, shooters_block, size, shooters, claimed_shooters_block
+            )
             position = parse_fen(fen, setup_rule)
             check_fen_agreement(fen, position.size, position.shooters, variant, size, shooters)
-            rules = Rules(position.size, position.shooters, setup_rule, shooters_block)
+            rules = Rules(
+                position.size, position.shooters, setup_rule, shooters_block, claimed_shooters_block
+            )
         self._load(rules, position)
 
     def _load(self, rules: Rules, position: Position) -> None:
         self._rules = rules
         self._geometry = geometry(rules.size)
         self._rays = self._geometry.rays
-        self._stops = _STOPS_BLOCK if rules.shooters_block else _STOPS_PASS
+        self._stops = _stops(rules)
         self._cells = list(position.cells)
         self._turn = position.turn
         self._phase = position.phase
@@ -144,6 +161,8 @@ class Board:
             options += f", setup_rule={self._rules.setup_rule!r}"
         if self._rules.shooters_block:
             options += ", shooters_block=True"
+        if self._rules.claimed_shooters_block:
+            options += ", claimed_shooters_block=True"
         return f"Board({self.fen()!r}{options})"
 
     def _repr_svg_(self) -> str:
@@ -204,7 +223,8 @@ class Board:
         """The empty squares reachable from ``square`` along its 8 lines, ascending.
 
         Lines pass over shooters, claimed or not, and end at a stone or the
-        edge; with ``shooters_block`` every piece ends them.
+        edge; with ``shooters_block`` every piece ends them, with
+        ``claimed_shooters_block`` claimed shooters do.
 
         >>> from veletas import C3, square_name
         >>> board = Board("s4/2s2/1xsoo/5/5 w play 3")  # c3 passes over c4 to c5
@@ -528,17 +548,25 @@ class Board:
     def _resolve_claims(self, shooter: Color) -> tuple[int, ...]:
         """Claim every trapped unclaimed shooter at once; returns their squares.
 
-        Claiming changes no line and no group, so one pass is complete, and
-        every owner is decided before any marker is put down.
+        Claiming changes no group, and by default no line, so one pass is
+        complete; every owner of a pass is decided before any of its markers
+        is put down. Where claimed shooters end lines and unclaimed ones do
+        not (``claimed_shooters_block`` alone), a pass's markers can trap
+        other shooters: passes repeat until one claims none.
         """
-        trapped = sorted(sq for sq in self._unclaimed if self._is_trapped(sq))
         orthogonal = self._geometry.orthogonal
-        owners = [claimant(self._cells, orthogonal, sq, shooter) for sq in trapped]
-        for sq, owner in zip(trapped, owners, strict=True):
-            self._cells[sq] = CLAIMED_LETTERS[owner]
-            self._unclaimed.remove(sq)
-            self._claims[owner] += 1
-        return tuple(trapped)
+        repeat = "X" in self._stops and SHOOTER not in self._stops
+        claimed: list[int] = []
+        while True:
+            trapped = sorted(sq for sq in self._unclaimed if self._is_trapped(sq))
+            owners = [claimant(self._cells, orthogonal, sq, shooter) for sq in trapped]
+            for sq, owner in zip(trapped, owners, strict=True):
+                self._cells[sq] = CLAIMED_LETTERS[owner]
+                self._unclaimed.remove(sq)
+                self._claims[owner] += 1
+            claimed.extend(trapped)
+            if not (trapped and repeat):
+                return tuple(claimed)
 
     def pop(self) -> Move:
         """Take back the last move and return it.
@@ -610,7 +638,7 @@ class Board:
         other._stack = list(self._stack) if stack else []
         return other
 
-    def __reduce__(self) -> tuple[object, tuple[str, str, bool, list[str]]]:
+    def __reduce__(self) -> tuple[object, tuple[str, str, bool, list[str], bool]]:
         """Pickles as the position before the first pushed move, the rule
         options and the pushed moves, which unpickling plays again (the
         native board pickles the same way)."""
@@ -619,12 +647,30 @@ class Board:
             start.pop()
         moves = [str(move) for move in self.move_stack]
         rules = self._rules
-        return Board._restore, (start.fen(), rules.setup_rule, rules.shooters_block, moves)
+        return Board._restore, (
+            start.fen(),
+            rules.setup_rule,
+            rules.shooters_block,
+            moves,
+            rules.claimed_shooters_block,
+        )
 
     @classmethod
-    def _restore(cls, fen: str, setup_rule: str, shooters_block: bool, moves: list[str]) -> Board:
+    def _restore(
+        cls,
+        fen: str,
+        setup_rule: str,
+        shooters_block: bool,
+        moves: list[str],
+        claimed_shooters_block: bool = False,
+    ) -> Board:
         """The board :meth:`__reduce__` describes (not for direct use)."""
-        board = cls(fen, setup_rule=setup_rule, shooters_block=shooters_block)
+        board = cls(
+            fen,
+            setup_rule=setup_rule,
+            shooters_block=shooters_block,
+            claimed_shooters_block=claimed_shooters_block,
+        )
         for text in moves:
             board.push_str(text)
         return board
@@ -637,9 +683,10 @@ class Board:
     def __hash__(self) -> int:
         return hash(self._identity())
 
-    def _identity(self) -> tuple[str, str, bool]:
+    def _identity(self) -> tuple[str, str, bool, bool]:
         # Like a chess board, equality ignores the move stack.
-        return (self.fen(), self._rules.setup_rule, self._rules.shooters_block)
+        rules = self._rules
+        return (self.fen(), rules.setup_rule, rules.shooters_block, rules.claimed_shooters_block)
 
     # ------------------------------------------------------------------
     # Perft

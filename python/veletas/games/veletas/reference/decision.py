@@ -43,6 +43,7 @@ __all__ = [
 ]
 
 _STONES = (Piece.BLACK_STONE, Piece.WHITE_STONE)
+_CLAIMED_SHOOTERS = (Piece.BLACK_CLAIMED, Piece.WHITE_CLAIMED)
 
 
 def pass_action(size: int) -> int:
@@ -108,7 +109,10 @@ class DecisionState:
         else:
             rules = board.rules
             own = Board(
-                board.fen(), setup_rule=rules.setup_rule, shooters_block=rules.shooters_block
+                board.fen(),
+                setup_rule=rules.setup_rule,
+                shooters_block=rules.shooters_block,
+                claimed_shooters_block=rules.claimed_shooters_block,
             )
         self._board = own
         self._size = own.size
@@ -439,12 +443,17 @@ def reach_after_move(board: Board, origin: int, destination: int) -> list[int]:
     ['b1', 'b2', 'b3', 'b4']
     """
     stops_at_shooters = board.rules.shooters_block
+    stops_at_claimed = board.rules.claimed_shooters_block
     found = []
     for ray in geometry(board.size).rays[destination]:
         for sq in ray:
             piece = None if sq == origin else board.piece_at(sq)
             if piece is None:
                 found.append(sq)
-            elif piece in _STONES or stops_at_shooters:
+            elif (
+                piece in _STONES
+                or stops_at_shooters
+                or (stops_at_claimed and piece in _CLAIMED_SHOOTERS)
+            ):
                 break
     return sorted(found)

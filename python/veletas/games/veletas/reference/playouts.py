@@ -60,6 +60,7 @@ def run_games(
     *,
     setup_rule: str,
     shooters_block: bool,
+    claimed_shooters_block: bool,
     swapped: bool,
     policy: str,
     seed: int,
@@ -69,7 +70,12 @@ def run_games(
 ) -> dict[str, np.ndarray]:
     """Games ``first_game .. first_game + n_games - 1`` of the run ``seed``
     from ``fen``, as the arrays of :class:`~veletas.playouts.Playouts`."""
-    start = Board(fen, setup_rule=setup_rule, shooters_block=shooters_block)
+    start = Board(
+        fen,
+        setup_rule=setup_rule,
+        shooters_block=shooters_block,
+        claimed_shooters_block=claimed_shooters_block,
+    )
     winners, swaps, plies, claims = [], [], [], []
     moves: list[tuple[int, int, int, int]] = []
     offsets = [0]
