@@ -241,6 +241,7 @@ class Build:
     def close(self) -> None:
         self.requests.close()
         self.process.wait()
+        self.replies.close()
 
 
 def seconds_text(seconds: float) -> str:

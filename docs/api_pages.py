@@ -18,6 +18,7 @@ claim one address.
 from __future__ import annotations
 
 import importlib
+import inspect
 import pkgutil
 from pathlib import Path
 
@@ -88,13 +89,47 @@ def reference_name(module: str, attribute: str, modules: list[str]) -> str:
     return moved(module, modules).get(attribute, f"{module}.{attribute}")
 
 
+def explicit_members(name: str, modules: list[str]) -> list[tuple[str, str]]:
+    """The names of module ``name``'s ``__all__`` that ``automodule`` would
+    leave out, with the directive that documents each: values (autodoc takes
+    a value defined in another module for an import, and the squares'
+    constants, ``SIZES`` and the like are re-exported), and names that the
+    module provides on first use, which ``dir()`` does not list."""
+    module = importlib.import_module(name)
+    listed = set(dir(module))
+    elsewhere = moved(name, modules)
+    found = []
+    for attribute in getattr(module, "__all__", ()):
+        if attribute in elsewhere:
+            continue
+        value = getattr(module, attribute)
+        if isinstance(value, type):
+            kind = "exception" if issubclass(value, BaseException) else "class"
+        elif inspect.isroutine(value):
+            kind = "function"
+        elif inspect.ismodule(value):
+            continue
+        else:
+            kind = "data"
+        if kind == "data" or attribute not in listed:
+            found.append((attribute, kind))
+    return found
+
+
 def page(name: str, modules: list[str]) -> str:
     title = f"``{name}``"
     lines = [title, "=" * len(title), "", f".. automodule:: {name}", "   :members:"]
     lines += ["   :undoc-members:", "   :show-inheritance:"]
     elsewhere = moved(name, modules)
+    explicit = explicit_members(name, modules)
+    excluded = [*elsewhere, *(attribute for attribute, _ in explicit)]
+    if excluded:
+        lines.append(f"   :exclude-members: {', '.join(excluded)}")
+    for attribute, kind in explicit:
+        lines += ["", f".. auto{kind}:: {name}.{attribute}"]
+        if kind in ("class", "exception"):
+            lines += ["   :members:", "   :undoc-members:", "   :show-inheritance:"]
     if elsewhere:
-        lines.append(f"   :exclude-members: {', '.join(elsewhere)}")
         lines += ["", "Documented elsewhere:", ""]
         lines += [
             f"- ``{name}.{attribute}`` is :py:obj:`{address}`"

@@ -10,7 +10,9 @@ The pages open from ``docs/_build/html/index.html``.
 from __future__ import annotations
 
 import importlib.metadata
+import inspect
 import re
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -26,14 +28,11 @@ copyright = "2026, The veletas maintainers"
 release = importlib.metadata.version("veletas")
 version = release
 
-extensions = ["myst_parser", "sphinx.ext.autodoc", "sphinx.ext.viewcode"]
+extensions = ["myst_parser", "sphinx.ext.autodoc"]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
 exclude_patterns = ["_build"]
 myst_heading_anchors = 3
-# <img> tags become images that the build copies (the README and reports.md
-# centre their pictures with HTML).
-myst_enable_extensions = ["html_image"]
 # An exception is named unqualified in many docstrings (":raises
 # InvalidMoveError:"), and it is in the reference twice, as veletas.X and
 # veletas.errors.X: the same class. Either target is right; only that
@@ -61,20 +60,47 @@ README_LINK = re.compile(r"(\]\(|src=\")(?![a-z][a-z0-9+.-]*:|#)([^)\"\s]+)")
 def root_links_from_docs(_app: Any, relative_path: Path, _parent: str, content: list[str]) -> None:
     """The front page includes the README, and the changelog's page the
     changelog, whose links are relative to the repository's root: make them
-    relative to docs/ (``docs/X`` is ``X``, anything else one folder up)."""
+    relative to docs/ (``docs/X`` is ``X``, the changelog is its page,
+    anything else one folder up)."""
     if (HERE / relative_path).resolve().parent != HERE.parent:
         return
 
     def relink(match: re.Match[str]) -> str:
         target = match.group(2)
-        moved = target.removeprefix("docs/") if target.startswith("docs/") else f"../{target}"
+        if target.startswith("docs/"):
+            moved = target.removeprefix("docs/")
+        elif target == "CHANGELOG.md":
+            moved = "changelog.md"
+        else:
+            moved = f"../{target}"
         return match.group(1) + moved
 
     content[0] = README_LINK.sub(relink, content[0])
 
 
+def copy_pictures(app: Any, exception: BaseException | None) -> None:
+    """The README and some pages centre their pictures with HTML ``<img>``
+    tags, which Sphinx leaves as they are: the pictures go beside the pages,
+    where those tags look for them."""
+    if exception is None and app.builder.format == "html":
+        shutil.copytree(HERE / "images", Path(app.outdir) / "images", dirs_exist_ok=True)
+
+
+def no_docstrings_of_types(
+    _app: Any, what: str, _name: str, value: Any, _options: Any, lines: list[str]
+) -> None:
+    """A value without a docstring of its own (``veletas.A1 = 0``) would show
+    the docstring of its type (``int([x]) -> integer``): it shows none."""
+    if what in ("data", "attribute") and not inspect.isclass(value):
+        own = "\n".join(lines).strip()
+        if own and own == (inspect.getdoc(type(value)) or "").strip():
+            lines.clear()
+
+
 def setup(app: Any) -> None:
+    app.connect("autodoc-process-docstring", no_docstrings_of_types)
     app.connect("include-read", root_links_from_docs)
+    app.connect("build-finished", copy_pictures)
 
 
 write_api_pages(HERE / "api")
