@@ -14,6 +14,13 @@ build's time over the first's), so that 1.10 means 10% slower.
     python benches/stable_abi.py \\
         --build version-specific=venv-cp311/bin/python --build abi3=venv-abi3/bin/python
 
+On a busy machine the times move from round to round; ``--callgrind``
+counts instructions instead (``valgrind --tool=callgrind``, which the load
+does not change): each build's worker runs every workload ``k`` and ``2k``
+times, each inside one call of ``operator.call`` (CPython 3.11 or later),
+the only code callgrind collects, and the difference of the two counts over
+``k`` calls is the cost of a call.
+
 ``make bench-stable-abi`` builds both wheels, installs each into a venv of its own
 and runs this. Each venv needs numpy, and for the adapters' rows OpenSpiel,
 PettingZoo and Gymnasium (the extras ``openspiel``, ``pettingzoo``,
@@ -24,9 +31,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import operator
 import random
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -206,6 +215,87 @@ def worker(requests: TextIO, replies: TextIO) -> None:
         print(json.dumps(per_call), file=replies, flush=True)
 
 
+COUNT_SECONDS = 0.002
+"""About how long the ``k`` runs of a workload take natively, under ``--callgrind``."""
+
+
+def count_worker(replies: TextIO) -> None:
+    """For ``--callgrind``: every workload run ``k`` and then ``2k`` times,
+    each inside one ``operator.call``, whose exits callgrind dumps; the
+    workloads' names and ``k`` and calls go to the driver."""
+    found = workloads()
+    plan = []
+    for name, run in found.items():
+        run()  # warm: first calls fill caches and lazy tables
+        start = time.perf_counter()
+        calls = run()
+        once = max(time.perf_counter() - start, 1e-7)
+        repeats = max(5, round(COUNT_SECONDS / once))
+
+        def loop(times: int, run: Workload = run) -> None:
+            for _ in range(times):
+                run()
+
+        operator.call(loop, repeats)
+        operator.call(loop, 2 * repeats)
+        plan.append({"name": name, "calls": repeats * calls})
+    print(json.dumps(plan), file=replies, flush=True)
+
+
+def instruction_counts(label: str, python: str, folder: Path) -> tuple[str, dict[str, float]]:
+    """The instructions per call of each workload in one build, counted by
+    callgrind; and the build's extension."""
+    out = folder / label
+    command = ["valgrind", "--tool=callgrind", "--collect-atstart=no"]
+    command += ["--toggle-collect=_operator_call", "--dump-after=_operator_call"]
+    command += [f"--callgrind-out-file={out}.%p", python, str(Path(__file__).resolve()), "--count"]
+    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        raise SystemExit(f"the callgrind run of {label!r} failed:\n{result.stderr[-2000:]}")
+    extension, plan = result.stdout.splitlines()[-2:]
+    dumps = sorted(folder.glob(f"{label}.*.*"), key=lambda path: int(path.name.rsplit(".", 1)[1]))
+    totals = []
+    for dump in dumps:
+        for line in dump.read_text().splitlines():
+            if line.startswith("totals:"):
+                totals.append(int(line.split()[1]))
+    rows = json.loads(plan)
+    if len(totals) != 2 * len(rows):
+        raise SystemExit(f"{label}: {len(totals)} dumps of callgrind for {len(rows)} workloads")
+    counts = {}
+    for index, row in enumerate(rows):
+        once, twice = totals[2 * index], totals[2 * index + 1]
+        counts[row["name"]] = (twice - once) / row["calls"]
+    return extension, counts
+
+
+def callgrind(builds: list[str], options: argparse.Namespace) -> int:
+    labels = []
+    counts = []
+    with tempfile.TemporaryDirectory() as folder:
+        for build in builds:
+            label, python = build.split("=", 1)
+            extension, found = instruction_counts(label, python, Path(folder))
+            labels.append(f"{label} ({extension})")
+            counts.append(found)
+    names = [name for name in counts[0] if name in counts[1]]
+    width = max(len(name) for name in names)
+    print("\ninstructions per call (callgrind)")
+    for label in labels:
+        print(f"  {label}")
+    first, second = (label.split(" ")[0] for label in labels)
+    print(f"\n{'path':<{width}}  {first:>16}  {second:>16}  ratio")
+    rows = {}
+    for name in names:
+        a, b = counts[0][name], counts[1][name]
+        flag = "  > 1.10" if b / a > 1.10 else ""
+        print(f"{name:<{width}}  {a:>16,.0f}  {b:>16,.0f}  {b / a:.3f}{flag}")
+        rows[name] = {first: a, second: b, "ratio": b / a}
+    if options.json:
+        options.json.write_text(json.dumps(rows, indent=2) + "\n")
+    return 0
+
+
 class Build:
     """A worker process in the interpreter of one build."""
 
@@ -283,16 +373,30 @@ def main(argv: list[str] | None = None) -> int:
         "--rounds", type=int, default=9, help="interleaved rounds; the best is kept (default 9)"
     )
     parser.add_argument("--json", type=Path, help="also write the times and ratios here")
+    parser.add_argument(
+        "--callgrind",
+        action="store_true",
+        help="count instructions per call with valgrind's callgrind instead of timing",
+    )
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--count", action="store_true", help=argparse.SUPPRESS)
     options = parser.parse_args(argv)
     if options.worker:
         worker(sys.stdin, sys.stdout)
+        return 0
+    if options.count:
+        import veletas._veletas as extension
+
+        print(Path(extension.__file__ or "?").name, flush=True)
+        count_worker(sys.stdout)
         return 0
     builds = options.build or []
     if len(builds) != 2 or not all("=" in build for build in builds):
         parser.error("give two --build LABEL=PYTHON")
     if options.rounds < 1:
         parser.error(f"--rounds must be at least 1, not {options.rounds}")
+    if options.callgrind:
+        return callgrind(builds, options)
     first, second = (Build(*build.split("=", 1)) for build in builds)
     try:
         if first.extension == second.extension:

@@ -59,3 +59,17 @@ def test_the_driver_wants_two_builds() -> None:
     )
     assert result.returncode == 2
     assert "give two --build LABEL=PYTHON" in result.stderr
+
+
+def test_the_counting_worker_plans_every_workload() -> None:
+    # What `--callgrind` runs under valgrind, here without it: the extension's
+    # name, then each workload with its number of calls between two dumps.
+    result = subprocess.run(
+        [sys.executable, str(BENCH), "--count"], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    extension, plan = result.stdout.splitlines()[-2:]
+    assert extension.startswith("_veletas.")
+    rows = json.loads(plan)
+    assert any("push + pop" in row["name"] for row in rows)
+    assert all(row["calls"] >= 5 for row in rows)
