@@ -20,8 +20,8 @@ test-slow: ## Run the slow tests: long random games, the slow Hypothesis profile
 
 .PHONY: lint
 lint: ## ruff, mypy --strict and its stub check, rustfmt and clippy (needs the dev extra)
-	$(PYTHON) -m ruff check python tests benches scripts examples
-	$(PYTHON) -m ruff format --check python tests benches scripts examples
+	$(PYTHON) -m ruff check python tests benches scripts examples docs/*.py
+	$(PYTHON) -m ruff format --check python tests benches scripts examples docs/*.py
 	$(PYTHON) -m mypy --strict python/veletas
 	$(PYTHON) -m mypy.stubtest veletas._veletas --allowlist .mypy-stubtest-allowlist
 	cargo fmt --all --check
@@ -30,8 +30,8 @@ lint: ## ruff, mypy --strict and its stub check, rustfmt and clippy (needs the d
 
 .PHONY: format
 format: ## Format Python and Rust code
-	$(PYTHON) -m ruff format python tests benches scripts examples
-	$(PYTHON) -m ruff check --fix python tests benches scripts examples
+	$(PYTHON) -m ruff format python tests benches scripts examples docs/*.py
+	$(PYTHON) -m ruff check --fix python tests benches scripts examples docs/*.py
 	cargo fmt --all
 
 BENCH_JSON ?= .benchmarks/bench.json
@@ -53,6 +53,39 @@ FUZZ_SECONDS ?= 60
 .PHONY: fuzz
 fuzz: ## Fuzz the parsers, FUZZ_SECONDS per target (nightly, cargo-fuzz, atheris; not in CI)
 	PYTHON=$(PYTHON) bash fuzz/run.sh $(FUZZ_SECONDS)
+
+# The release's files: one abi3 wheel for every CPython >= 3.10 on Linux
+# x86-64 with glibc >= 2.17 (manylinux2014, linked by zig against that glibc's
+# symbols; a plain build here would need this machine's glibc), and the sdist.
+# Needs maturin and ziglang (the dev extra).
+DIST ?= dist
+
+.PHONY: dist
+dist: ## Build the abi3 wheel and the sdist into dist/, with their SHA-256 sums
+	@mkdir -p $(DIST)
+	rm -f $(DIST)/veletas-*.whl $(DIST)/veletas-*.tar.gz $(DIST)/SHA256SUMS
+	$(PYTHON) -m maturin build --release --zig --compatibility manylinux2014 --features abi3 --out $(DIST)
+	$(PYTHON) -m maturin sdist --out $(DIST)
+	cd $(DIST) && sha256sum veletas-*.whl veletas-*.tar.gz > SHA256SUMS && cat SHA256SUMS
+
+.PHONY: docs
+docs: ## Build the documentation site into docs/_build/html (warnings fail it)
+	$(PYTHON) -m sphinx -E -W --keep-going -b html docs docs/_build/html
+	@echo "open docs/_build/html/index.html"
+
+BENCH_ABI3 ?= .benchmarks/stable-abi
+
+.PHONY: bench-stable-abi
+bench-stable-abi: ## The stable ABI's cost: the version-specific and the abi3 wheel, timed in one run
+	rm -rf $(BENCH_ABI3)
+	$(PYTHON) -m maturin build --release --zig --compatibility manylinux2014 --features python --out $(BENCH_ABI3)/version-specific
+	$(PYTHON) -m maturin build --release --zig --compatibility manylinux2014 --features abi3 --out $(BENCH_ABI3)/abi3
+	for build in version-specific abi3; do \
+		$(PYTHON) -m venv --system-site-packages $(BENCH_ABI3)/venv-$$build && \
+		$(BENCH_ABI3)/venv-$$build/bin/python -m pip install -q --no-deps $(BENCH_ABI3)/$$build/veletas-*.whl || exit 1; \
+	done
+	$(PYTHON) benches/stable_abi.py --build version-specific=$(BENCH_ABI3)/venv-version-specific/bin/python \
+		--build abi3=$(BENCH_ABI3)/venv-abi3/bin/python --json $(BENCH_ABI3)/ratios.json
 
 .PHONY: ci
 ci: ## What CI runs, on this checkout

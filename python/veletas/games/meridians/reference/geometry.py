@@ -1,7 +1,7 @@
 """Point tables of one board size: the points, their neighbours and their lines.
 
-A point (c, r) is on a board of size A-B, N = A + B - 1, when 0 <= c, r <= N-1
-and |c - r| <= B-1 (MERIDIANS.md section 1). Every table is indexed by the
+A point (c, r) is on a board of size A-B, N = A + B - 1, when ``0 <= c, r <= N-1``
+and ``|c - r| <= B-1`` (MERIDIANS.md section 1). Every table is indexed by the
 public point number (``r * 14 + c``) and built once per size, so the engine
 only follows tuples.
 
