@@ -19,7 +19,9 @@ where the extension is not built)."""
 
 if IMPLEMENTATION not in ("rust", "python"):
     _message = f"unknown VELETAS_IMPLEMENTATION {IMPLEMENTATION!r}: expected 'rust' or 'python'"
-    if sys.orig_argv[1:3] == ["-m", "veletas.cli"] or os.path.basename(sys.argv[0]) == "veletas":
+    _package = __name__.partition(".")[0]  # the command has the package's name
+    _command = sys.orig_argv[1:3] == ["-m", f"{_package}.cli"]
+    if _command or os.path.basename(sys.argv[0]) == _package:
         # The command line: its one-line error, not a traceback of the import.
         print(f"veletas: error: {_message}", file=sys.stderr)
         raise SystemExit(2)
