@@ -262,6 +262,6 @@ def test_web_numbers_of_other_scripts_are_refused(digit: str) -> None:
     from veletas.serve.sessions import ApiError
 
     with pytest.raises(InvalidRulesError, match=digit):
-        web._int({"size": digit}, "size")
+        web.GAME.new_board({"variant": "custom", "size": digit, "shooters": "3"}, None)
     with pytest.raises(ApiError, match=digit):
         app._ply(digit)
