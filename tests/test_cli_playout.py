@@ -96,6 +96,7 @@ def test_rules_policy_and_start_options(capsys: pytest.CaptureFixture[str]) -> N
         "shooters": 5,
         "setup_rule": "spacing",
         "shooters_block": True,
+        "claimed_shooters_block": False,
     }
     assert report["policy"] == "uniform"
     fen = "7/2x4/7/1s5/7/o1s2s1/7 b play 3"
@@ -227,21 +228,21 @@ def test_ctrl_c_stops_and_reports_the_finished_games() -> None:
     # A real terminal, so that the progress bar shows; Ctrl-C once it moves.
     child = pexpect.spawn(
         sys.executable,
-        ["-m", "veletas.cli", "playout", "--games", "1000000000", "--threads", "1"],
+        ["-m", "veletas.cli", "playout", "--games", "100000000", "--threads", "1"],
         encoding="utf-8",
         timeout=60,
         dimensions=(24, 200),
     )
-    child.expect(r"[1-9][0-9.]*k/1.00G")  # some games are done
+    child.expect(r"[1-9][0-9.]*k/100M")  # some games are done
     child.sendintr()
     child.expect(pexpect.EOF)
     child.close()
     output = child.before
     assert child.exitstatus == 130, output
-    finished = re.search(r"interrupted: ([\d,]+) of 1,000,000,000 games finished", output)
+    finished = re.search(r"interrupted: ([\d,]+) of 100,000,000 games finished", output)
     assert finished, output
     games = int(finished[1].replace(",", ""))
-    assert 0 < games < 1_000_000_000
+    assert 0 < games < 100_000_000
     assert re.search(rf"games\s+{finished[1]} in", output)
     assert "black wins" in output
     assert "Traceback" not in output

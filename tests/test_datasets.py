@@ -102,6 +102,7 @@ def test_the_table_is_one_row_a_game_with_its_run_in_the_metadata() -> None:
         "shooters": 3,
         "setup_rule": "perimeter",
         "shooters_block": False,
+        "claimed_shooters_block": False,
     }
     assert (meta["seed"], meta["policy"], meta["start"]) == (9, "micro", games.start)
     assert meta["version"] == veletas.__version__

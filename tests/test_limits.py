@@ -123,9 +123,9 @@ def test_a_picture_too_small_is_a_one_line_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "x.svg"
-    assert main(["show", "--size", "7", "--svg", str(out), "7/7/7/7/7/7/7 b setup 3"]) == 2
+    assert main(["show", "--width", "7", "--svg", str(out), "7/7/7/7/7/7/7 b setup 3"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("veletas: error: --size 7: "), err
+    assert err.startswith("veletas: error: --width 7: "), err
     assert len(err.strip().splitlines()) == 1
     assert not out.exists()
 
