@@ -58,21 +58,39 @@ def group(name: str) -> str:
     return "shared"
 
 
+def exports(module: str, attribute: str, value: object) -> bool:
+    """Whether ``module`` lists ``value`` in its ``__all__`` as ``attribute``."""
+    found = importlib.import_module(module)
+    return attribute in getattr(found, "__all__", ()) and getattr(found, attribute, None) is value
+
+
 def moved(name: str, modules: list[str]) -> dict[str, str]:
     """The names of module ``name``'s ``__all__`` documented elsewhere, with
     their address there: a name that is also a public module of its own
-    holding something else (on that module's page), and a native class
-    re-exported here that an entry point of a game also exports (on the
-    entry point's page: its home, ``veletas._veletas``, has none)."""
+    holding something else (on the page of the module that defines it), a
+    name that a module other than an entry point re-exports from the public
+    module that defines it while an entry point exports it too (on its
+    home's page: one alias besides the entry point's would claim the same
+    canonical address), and a native class re-exported here that an entry
+    point of a game also exports (on the entry point's page: its home,
+    ``veletas._veletas``, has none)."""
     module = importlib.import_module(name)
     found = {}
     for attribute in getattr(module, "__all__", ()):
         value = getattr(module, attribute)
         child = f"{name}.{attribute}"
-        if child in modules and value is not importlib.import_module(child):
-            found[attribute] = f"{child}.{attribute}"
-            continue
         home = getattr(value, "__module__", None) or ""
+        at_home = home != name and home in modules and exports(home, attribute, value)
+        if child in modules and value is not importlib.import_module(child):
+            found[attribute] = f"{home if at_home else child}.{attribute}"
+            continue
+        if (
+            at_home
+            and name not in ENTRY_POINTS
+            and any(exports(entry, attribute, value) for entry in ENTRY_POINTS)
+        ):
+            found[attribute] = f"{home}.{attribute}"
+            continue
         if isinstance(value, type) and any(part.startswith("_") for part in home.split(".")):
             for entry in ENTRY_POINTS:
                 if (
