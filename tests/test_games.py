@@ -81,6 +81,36 @@ def test_adding_a_third_game_lists_exactly_the_contracts_members() -> None:
         assert sorted(listed) == games.members(protocol), module
 
 
+def rust_trait_items(source: str, trait: str) -> tuple[set[str], set[str]]:
+    """The items of a Rust trait: all of them, and those without a default."""
+    body = re.search(rf"pub trait {trait}\b[^{{]*\{{\n(.*?)\n\}}", source, re.S)
+    assert body is not None, trait
+    items = re.findall(r"^    (?:fn|type|const) (\w+)[^\n]*", body.group(1), re.M)
+    lines = re.findall(r"^    (?:fn|type|const) \w+[^\n]*", body.group(1), re.M)
+    required = set()
+    for name, line in zip(items, lines, strict=True):
+        # A default has a body: `{` on the line of its signature, or `=` for a const.
+        if not (line.rstrip().endswith("{") or " = " in line):
+            required.add(name)
+    return set(items), required
+
+
+def test_adding_a_third_game_lists_the_rust_traits_a_room_implements() -> None:
+    root = Path(__file__).parent.parent
+    steps = (root / "docs" / "architecture.md").read_text().split("## Adding a third game", 1)[1]
+    rust_step = steps.split("\n3. ", 1)[0]
+    for path, trait in [
+        ("rust/src/game.rs", "Game"),
+        ("rust/src/game.rs", "MovePosition"),
+        ("rust/src/player.rs", "Turns"),
+    ]:
+        everything, required = rust_trait_items((root / path).read_text(), trait)
+        item = re.search(rf"`(?:\w+::)?{trait}` \((.*?)\)", rust_step, re.S)
+        assert item is not None, trait
+        listed = set(re.findall(r"`(\w+)`", item.group(1)))
+        assert required <= listed <= everything, (trait, required - listed, listed - everything)
+
+
 def test_a_room_lacking_a_member_is_found_wanting(monkeypatch: pytest.MonkeyPatch) -> None:
     game = games.get(games.DEFAULT)
     monkeypatch.delattr(game.match, "seat_to_act")
