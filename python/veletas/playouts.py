@@ -39,6 +39,7 @@ from veletas.limits import check_games, check_threads
 
 if TYPE_CHECKING:
     from veletas.records import GameRecord
+    from veletas.tally import Tally
 
 __all__ = [
     "Estimate",
@@ -278,32 +279,17 @@ class Playouts:
         values = np.quantile(self.plies, q)
         return {float(p): float(v) for p, v in zip(q, values, strict=True)}
 
+    def tally(self) -> Tally:
+        """The games as counts of their distinct per-game rows
+        (:class:`veletas.tally.Tally`): the summary in bounded memory."""
+        from veletas.tally import Tally
+
+        return Tally.of(self)
+
     def summary(self) -> dict[str, Any]:
-        """The summary as plain data (what ``veletas playout --json`` prints)."""
-
-        def estimate(e: Estimate) -> dict[str, float]:
-            return {"rate": e.rate, "low": e.low, "high": e.high}
-
-        spec = self._spec
-        first, second = spec.COLORS
-        return {
-            "game": self.game,
-            "games": len(self),
-            "start": self.start,
-            "rules": spec.rules_summary(self.rules),
-            "policy": self.policy,
-            "seed": self.seed,
-            f"{first}_wins": estimate(self.win_rate(0)),
-            f"{second}_wins": estimate(self.win_rate(1)),
-            "first_player_wins": estimate(self.first_player_win_rate()),
-            "swaps": estimate(self.swap_rate()),
-            "stuck": self.stuck(),
-            "plies": {
-                "mean": self.mean_plies(),
-                "quantiles": {str(q): v for q, v in self.plies_quantiles().items()},
-            },
-            **spec.columns_summary(self),
-        }
+        """The summary as plain data (what ``veletas playout --json`` prints),
+        computed from :meth:`tally`."""
+        return self.tally().summary()
 
     # ------------------------------------------------------------------
     # Datasets
