@@ -981,9 +981,13 @@ class _atomic:
         if kind is not None:
             self.temporary.unlink(missing_ok=True)
             return
-        with open(self.temporary, "rb") as file:
-            os.fsync(file.fileno())
-        os.replace(self.temporary, self.target)
+        try:
+            with open(self.temporary, "rb") as file:
+                os.fsync(file.fileno())  # a full disk may show only here
+            os.replace(self.temporary, self.target)
+        except OSError:
+            self.temporary.unlink(missing_ok=True)
+            raise
 
 
 def _write_atomic(path: Path, text: str) -> None:

@@ -311,6 +311,10 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
     except ModuleNotFoundError as error:
         print(f"veletas: error: {error}", file=sys.stderr)
         return 2
+    except OSError as error:
+        if args.save is None or isinstance(error, FileNotFoundError):
+            raise
+        return cannot_write(args.save, None, error)
     if writer is not None and writer.complete and not writer.parquet:
         # Its summary would mean reading and replaying every record again.
         print(f"{writer.path} is complete: {writer.n_games:,} games", file=sys.stderr)
@@ -338,6 +342,10 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
             writer.abandon()
         print(f"veletas: error: {error}", file=sys.stderr)
         return 2
+    except OSError as error:
+        if writer is None:
+            raise
+        return cannot_write(args.save, writer, error)
     seconds = time.perf_counter() - clock
     played = len(games) - before
     where = runner.describe(job)
@@ -351,17 +359,21 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
         print(table(games, seconds, f"{where}, {job.backend} backend", played=played), flush=True)
     writing = None
     if writer is not None:
+        try:
+            if interrupted:
+                writer.flush()
+            else:
+                writing = finish(writer)
+        except OSError as error:
+            return cannot_write(args.save, writer, error)
         if interrupted:
-            writer.flush()
             print(
                 f"veletas: {writer.done:,} games are saved in {writer.parts}; run the same "
                 f"command with --resume to complete {args.save}",
                 file=sys.stderr,
             )
-        else:
-            writing = finish(writer)
-            if not args.json:
-                print(f"saved         {len(games):,} games to {args.save} in {writing:.2f} s")
+        elif writing is not None and not args.json:
+            print(f"saved         {len(games):,} games to {args.save} in {writing:.2f} s")
     if args.json:
         report = {
             "requested": args.games,
@@ -385,6 +397,25 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
             write_report(source, args.report)
             print(f"wrote the report to {args.report}", file=sys.stderr)
     return 130 if interrupted else 0
+
+
+def cannot_write(path: str, writer: DatasetWriter | None, error: OSError) -> int:
+    """Say in one line that writing ``path`` failed (a full disk, say), what
+    is kept and how to go on; returns the exit status.
+
+    Whatever stage failed (the manifest, a part, the merge), the parts
+    written before it are whole and ``--resume`` takes them up: a part is
+    renamed into place only once written, and the merge removes them only
+    once the file is."""
+    reason = error.strerror or str(error)
+    done = 0 if writer is None else writer.done
+    kept = f"the {done:,} games saved so far are kept" if done else "no game was saved yet"
+    print(
+        f"veletas: error: cannot write {path}: {reason}; {kept}, and once there is room "
+        f"the same command with --resume completes the run",
+        file=sys.stderr,
+    )
+    return 2
 
 
 def finish(writer: DatasetWriter) -> float:
