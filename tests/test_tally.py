@@ -1,4 +1,4 @@
-"""The summary of a run in bounded memory (:class:`veletas.tally.Tally`): the
+"""The summary of a run in bounded memory (:class:`veletas.playouts.Tally`): the
 same figures as the games themselves give, and memory that does not grow
 with the games."""
 
@@ -17,8 +17,7 @@ import numpy as np
 import pytest
 from veletas.cli import build_parser, main
 from veletas.cli import playout as playout_cli
-from veletas.playouts import PlayoutJob, Playouts
-from veletas.tally import Tally
+from veletas.playouts import PlayoutJob, Playouts, Tally
 
 RUNS = [
     {"game": "veletas", "variant": "small", "policy": "micro"},

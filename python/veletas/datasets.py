@@ -54,9 +54,8 @@ from veletas._run_folder import (
 from veletas.errors import DatasetError
 
 if TYPE_CHECKING:
-    from veletas.playouts import PlayoutJob, Playouts
+    from veletas.playouts import PlayoutJob, Playouts, Tally
     from veletas.records import GameRecord
-    from veletas.tally import Tally
 
 
 def game_playouts(game: str) -> _games.PlayoutsRoom:
@@ -752,13 +751,11 @@ class DatasetWriter:
             )
 
     def played(self) -> Tally | None:
-        """The summary counts (:class:`~veletas.tally.Tally`) of the games
+        """The summary counts (:class:`~veletas.playouts.Tally`) of the games
         already written by an earlier run that is being resumed, read a part
         (or a row group) at a time, or None if there are none (or if they
         are those of a finished record file, which would have to be read
         whole and replayed)."""
-        from veletas.tally import Tally
-
         if self.complete:
             groups = iter_playouts(self.path, moves=False) if self.parquet else iter(())
         else:
@@ -766,7 +763,7 @@ class DatasetWriter:
         tally = None
         for group in groups:
             if tally is None:
-                tally = Tally.of(group)
+                tally = group.tally()
             else:
                 tally.add(group)
         return tally

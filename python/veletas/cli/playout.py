@@ -24,8 +24,7 @@ from veletas._implementation import IMPLEMENTATION
 from veletas.cli import options
 from veletas.cli.progress import progress
 from veletas.limits import MAX_GAMES
-from veletas.playouts import Estimate, PlayoutJob, Playouts
-from veletas.tally import Tally
+from veletas.playouts import Estimate, PlayoutJob, Playouts, Tally
 
 if TYPE_CHECKING:
     from veletas.datasets import DatasetWriter

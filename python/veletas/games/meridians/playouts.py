@@ -23,9 +23,8 @@ from veletas._implementation import IMPLEMENTATION
 from veletas.errors import DatasetError, InvalidRulesError
 from veletas.games.meridians.reference.playouts import KEEP, SWAP, run_games
 from veletas.games.meridians.types import Rules, point_name
-from veletas.playouts import PlayoutJob, Playouts, check_run
+from veletas.playouts import PlayoutJob, Playouts, Tally, check_run
 from veletas.records import GameRecord
-from veletas.tally import Tally
 
 __all__ = [
     "COLUMNS",

@@ -31,9 +31,8 @@ from veletas.games.veletas.types import (
     Rules,
     check_claimed_shooters_block,
 )
-from veletas.playouts import PlayoutJob, Playouts, check_run
+from veletas.playouts import PlayoutJob, Playouts, Tally, check_run
 from veletas.records import GameRecord
-from veletas.tally import Tally
 
 __all__ = [
     "COLUMNS",
@@ -264,7 +263,7 @@ def claim_counts(games: Playouts) -> dict[tuple[int, int], int]:
 
 
 def claim_totals(tally: Tally) -> dict[tuple[int, int], int]:
-    """How many games of a :class:`~veletas.tally.Tally` ended with each
+    """How many games of a :class:`~veletas.playouts.Tally` ended with each
     final score ``(black, white)``, by score."""
     totals: Counter[tuple[int, int]] = Counter()
     claims = tally.claims
