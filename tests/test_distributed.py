@@ -164,7 +164,7 @@ def test_a_meridians_save_on_the_cluster_is_the_file_of_one_machine_and_resumes(
 def test_ctrl_c_cancels_the_chunks_and_keeps_the_finished_ones(cluster: RayCluster) -> None:
     child = pexpect.spawn(
         sys.executable,
-        ["-m", "veletas.cli", "playout", "--ray", cluster.address, "--games", "1000000000"],
+        ["-m", "veletas.cli", "playout", "--ray", cluster.address, "--games", "100000000"],
         encoding="utf-8",
         timeout=120,
         dimensions=(24, 200),
@@ -175,11 +175,11 @@ def test_ctrl_c_cancels_the_chunks_and_keeps_the_finished_ones(cluster: RayClust
     child.close()
     output = child.before
     assert child.exitstatus == 130, output
-    finished = re.search(r"interrupted: ([\d,]+) of 1,000,000,000 games finished", output)
+    finished = re.search(r"interrupted: ([\d,]+) of 100,000,000 games finished", output)
     assert finished, output
     # The summary keeps the games before the first unfinished chunk: on a
     # busy machine chunk 0 may still be running when later ones are done.
-    assert 0 <= int(finished[1].replace(",", "")) < 1_000_000_000
+    assert 0 <= int(finished[1].replace(",", "")) < 100_000_000
     assert re.search(rf"games\s+{finished[1]} in [\d.]+ s on the Ray cluster at", output)
     assert "Traceback" not in output
     # The cancelled chunks' workers were stopped, not left playing.
@@ -300,7 +300,8 @@ def test_a_driver_with_a_token_joins_a_cluster_without_authentication(
     home.mkdir()
     environment = {name: value for name, value in os.environ.items() if not name.startswith("RAY_")}
     environment["HOME"] = str(home)
-    ray_command = str(Path(sys.executable).with_name("ray"))
+    beside = Path(sys.executable).with_name("ray")
+    ray_command = str(beside) if beside.exists() else "ray"
     subprocess.run(
         [ray_command, "get-auth-token", "--generate"],
         check=True,
