@@ -5,6 +5,7 @@ session, a worker killed mid-run, the command line, Ctrl-C, and the errors."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -287,3 +288,36 @@ def test_an_address_where_nothing_answers_is_an_error(capsys: pytest.CaptureFixt
     assert main(["playout", "--games", "10", "--ray", address]) == 2
     assert f"no Ray cluster answers at '{address}'" in capsys.readouterr().err
     assert not ray.is_initialized()
+
+
+def test_a_driver_with_a_token_joins_a_cluster_without_authentication(
+    cluster: RayCluster, tmp_path: Path
+) -> None:
+    # The token goes with the driver's first request (so that a cluster
+    # wanting it refuses nothing, and Ray logs no refusal); one that does not
+    # want it ignores it.
+    home = tmp_path / "home"
+    home.mkdir()
+    environment = {name: value for name, value in os.environ.items() if not name.startswith("RAY_")}
+    environment["HOME"] = str(home)
+    beside = Path(sys.executable).with_name("ray")
+    ray_command = str(beside) if beside.exists() else "ray"
+    subprocess.run(
+        [ray_command, "get-auth-token", "--generate"],
+        check=True,
+        capture_output=True,
+        env=environment,
+    )
+    assert (home / ".ray" / "auth_token").is_file()
+    command = ["playout", "--games", "3000", "--variant", "small", "--ray", cluster.address]
+    result = subprocess.run(
+        [sys.executable, "-m", "veletas.cli", *command],
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=300,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "3,000 in" in result.stdout
+    assert "InvalidAuthToken" not in result.stderr, result.stderr

@@ -50,11 +50,14 @@ def refuse_foreign(folder: Path) -> None:
 
 
 def remove_run_folder(folder: Path) -> None:
-    """Remove a run's folder of parts, file by file.
+    """Remove a run's folder of parts, file by file: the last games' parts
+    first and the manifest last, so that a removal cut short leaves a run
+    that ``--resume`` completes (its manifest and its first parts).
 
     :raises DatasetError: if it holds a file no run writes (then nothing is removed).
     """
     refuse_foreign(folder)
-    for entry in folder.iterdir():
+    entries = sorted(folder.iterdir(), key=lambda entry: entry.name, reverse=True)
+    for entry in sorted(entries, key=lambda entry: entry.name == MANIFEST):
         entry.unlink()
     folder.rmdir()

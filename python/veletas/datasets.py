@@ -54,7 +54,7 @@ from veletas._run_folder import (
 from veletas.errors import DatasetError
 
 if TYPE_CHECKING:
-    from veletas.playouts import PlayoutJob, Playouts
+    from veletas.playouts import PlayoutJob, Playouts, Tally
     from veletas.records import GameRecord
 
 
@@ -750,22 +750,32 @@ class DatasetWriter:
                 f"{self.path} is not the finished file of this run: add --force to write it again"
             )
 
-    def played(self) -> Playouts | None:
-        """The per-game columns (no moves) of the games already written by an
-        earlier run that is being resumed, or None if there are none (or if
-        they are those of a finished record file, which would have to be
-        read whole and replayed)."""
-        parts = []
+    def played(self) -> Tally | None:
+        """The summary counts (:class:`~veletas.playouts.Tally`) of the games
+        already written by an earlier run that is being resumed, read a part
+        (or a row group) at a time, or None if there are none (or if they
+        are those of a finished record file, which would have to be read
+        whole and replayed)."""
         if self.complete:
-            if self.parquet:
-                parts = list(iter_playouts(self.path, moves=False))
+            groups = iter_playouts(self.path, moves=False) if self.parquet else iter(())
         else:
-            parts = [self._read_part_columns(entry) for _, _, entry in self._ranges]
-        return self._playouts.concatenate(parts) if parts else None
+            groups = (group for _, _, entry in self._ranges for group in self._part_columns(entry))
+        tally = None
+        for group in groups:
+            if tally is None:
+                tally = group.tally()
+            else:
+                tally.add(group)
+        return tally
+
+    def _part_columns(self, entry: Path) -> Iterator[Playouts]:
+        """The per-game columns of a part, a row group at a time."""
+        if self.parquet:
+            yield from iter_playouts(entry, moves=False)
+        else:
+            yield self._read_part_columns(entry)
 
     def _read_part_columns(self, entry: Path) -> Playouts:
-        if self.parquet:
-            return self._playouts.concatenate(list(iter_playouts(entry, moves=False)))
         with np.load(entry.with_suffix(".npz")) as data:
             meta = json.loads(str(data["meta"]))
             arrays = {name: data[name] for name in meta["columns"]}
@@ -968,9 +978,13 @@ class _atomic:
         if kind is not None:
             self.temporary.unlink(missing_ok=True)
             return
-        with open(self.temporary, "rb") as file:
-            os.fsync(file.fileno())
-        os.replace(self.temporary, self.target)
+        try:
+            with open(self.temporary, "rb") as file:
+                os.fsync(file.fileno())  # a full disk may show only here
+            os.replace(self.temporary, self.target)
+        except OSError:
+            self.temporary.unlink(missing_ok=True)
+            raise
 
 
 def _write_atomic(path: Path, text: str) -> None:

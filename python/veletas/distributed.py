@@ -444,7 +444,7 @@ _AUTH_HELP = (
 def _authenticate(address: str) -> None:
     """Ask the cluster at ``HOST:PORT`` whether it takes this machine's
     token (or its lack of one), in one quick request; switch Ray's token
-    mode on where the cluster wants a token and one is found here.
+    mode on where a token is found here (and ``RAY_AUTH_MODE`` is not set).
 
     :raises ConnectionError: if the cluster refuses, saying what to do.
     """
@@ -457,10 +457,12 @@ def _authenticate(address: str) -> None:
         from ray.exceptions import AuthenticationError
     except (ImportError, AttributeError):  # a Ray without token authentication
         return
-    if _gcs_answer(GcsClient, AuthenticationError, address) != "refused":
-        return  # taken, or anything else: ray.init's to report, as it would
     mode = os.environ.get("RAY_AUTH_MODE")
     if mode is None and _token_found():
+        # The token goes with the first request: a cluster without
+        # authentication ignores it, and one that wants it does not refuse
+        # a request without it, which Ray would log on every run ("Failed to
+        # get cluster ID ... InvalidAuthToken").
         _enable_token_mode()
         if _gcs_answer(GcsClient, AuthenticationError, address) == "refused":
             raise ConnectionError(
@@ -468,6 +470,8 @@ def _authenticate(address: str) -> None:
                 f"token ({_token_source()}): {_AUTH_HELP}"
             )
         return
+    if _gcs_answer(GcsClient, AuthenticationError, address) != "refused":
+        return  # taken, or anything else: ray.init's to report, as it would
     if mode is not None and mode.lower() != "token":
         raise ConnectionError(
             f"the Ray cluster at {address!r} uses token authentication, and RAY_AUTH_MODE "

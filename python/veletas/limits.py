@@ -36,9 +36,11 @@ on, far fewer than would bring one to a halt."""
 
 MAX_GAMES = 100_000_000
 """The most games one call plays at once (``playouts``, ``veletas playout
---games``, a match): their per-game columns take 8 bytes a game, 800 MB at
-this limit. Larger runs are played as ranges (:meth:`PlayoutJob.run`) or
-saved as they go (``--save``), in several calls."""
+--games``, a match): the per-game columns of a call's result take 8 bytes a
+game, 800 MB at this limit (``veletas playout`` plays them as ranges and
+keeps only their counts, :class:`veletas.playouts.Tally`). Larger runs are
+played as ranges (:meth:`PlayoutJob.run`) or saved as they go (``--save``),
+in several calls."""
 
 MAX_RECORDED_GAMES = 2_000_000
 """The most games one call plays with ``record=True``: their moves take about

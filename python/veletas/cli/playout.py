@@ -15,7 +15,7 @@ import math
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from veletas import games as registry
@@ -24,7 +24,7 @@ from veletas._implementation import IMPLEMENTATION
 from veletas.cli import options
 from veletas.cli.progress import progress
 from veletas.limits import MAX_GAMES
-from veletas.playouts import Estimate, PlayoutJob, Playouts
+from veletas.playouts import Estimate, PlayoutJob, Playouts, Tally
 
 if TYPE_CHECKING:
     from veletas.datasets import DatasetWriter
@@ -148,7 +148,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=_games,
         default=DEFAULT_GAMES,
         help=f"how many games to play, 1 to {MAX_GAMES:,}, such as 1000000, 1_000_000 or "
-        f"1e6 (default {DEFAULT_GAMES:,}; the summary keeps 8 bytes a game)",
+        f"1e6 (default {DEFAULT_GAMES:,}; the summary counts distinct results, in "
+        "memory that does not grow with the games)",
     )
     parser.add_argument(
         "--policy",
@@ -309,6 +310,10 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
     except ModuleNotFoundError as error:
         print(f"veletas: error: {error}", file=sys.stderr)
         return 2
+    except OSError as error:
+        if args.save is None or isinstance(error, FileNotFoundError):
+            raise
+        return cannot_write(args.save, None, error)
     if writer is not None and writer.complete and not writer.parquet:
         # Its summary would mean reading and replaying every record again.
         print(f"{writer.path} is complete: {writer.n_games:,} games", file=sys.stderr)
@@ -317,24 +322,31 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
     first_game = writer.done if writer is not None else 0
     if first_game:
         print(f"resuming {args.save}: {first_game:,} games already saved", file=sys.stderr)
+    # The summary's counts, whatever the number of games; the moves are kept
+    # only for a report of games that are not saved.
+    games = Tally.of(job.run(0, 0)) if earlier is None else earlier
+    sinks: list[Callable[[Playouts], object]] = []
+    if writer is not None:
+        sinks.append(writer.add)
+    sinks.append(games.add)
+    kept: list[Playouts] = []
+    if args.report is not None and writer is None:
+        sinks.append(kept.append)
+    before = len(games)
     clock = time.perf_counter()
     try:
-        games, interrupted = play(
-            job,
-            args.games,
-            runner,
-            first_game=first_game,
-            sink=None if writer is None else writer.add,
-        )
+        interrupted = play(job, args.games, runner, first_game=first_game, sinks=sinks)
     except ConnectionError as error:
         if writer is not None:
             writer.abandon()
         print(f"veletas: error: {error}", file=sys.stderr)
         return 2
+    except OSError as error:
+        if writer is None:
+            raise
+        return cannot_write(args.save, writer, error)
     seconds = time.perf_counter() - clock
-    played = len(games)
-    if earlier is not None:
-        games = Playouts.concatenate([earlier, games])
+    played = len(games) - before
     where = runner.describe(job)
     if interrupted:
         print(
@@ -346,17 +358,21 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
         print(table(games, seconds, f"{where}, {job.backend} backend", played=played), flush=True)
     writing = None
     if writer is not None:
+        try:
+            if interrupted:
+                writer.flush()
+            else:
+                writing = finish(writer)
+        except OSError as error:
+            return cannot_write(args.save, writer, error)
         if interrupted:
-            writer.flush()
             print(
                 f"veletas: {writer.done:,} games are saved in {writer.parts}; run the same "
                 f"command with --resume to complete {args.save}",
                 file=sys.stderr,
             )
-        else:
-            writing = finish(writer)
-            if not args.json:
-                print(f"saved         {len(games):,} games to {args.save} in {writing:.2f} s")
+        elif writing is not None and not args.json:
+            print(f"saved         {len(games):,} games to {args.save} in {writing:.2f} s")
     if args.json:
         report = {
             "requested": args.games,
@@ -376,9 +392,29 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
         else:
             from veletas.report import report as write_report
 
-            write_report(args.save if args.save is not None else games, args.report)
+            source = args.save if args.save is not None else Playouts.concatenate(kept)
+            write_report(source, args.report)
             print(f"wrote the report to {args.report}", file=sys.stderr)
     return 130 if interrupted else 0
+
+
+def cannot_write(path: str, writer: DatasetWriter | None, error: OSError) -> int:
+    """Say in one line that writing ``path`` failed (a full disk, say), what
+    is kept and how to go on; returns the exit status.
+
+    Whatever stage failed (the manifest, a part, the merge), the parts
+    written before it are whole and ``--resume`` takes them up: a part is
+    renamed into place only once written, and the merge removes them only
+    once the file is."""
+    reason = error.strerror or str(error)
+    done = 0 if writer is None else writer.done
+    kept = f"the {done:,} games saved so far are kept" if done else "no game was saved yet"
+    print(
+        f"veletas: error: cannot write {path}: {reason}; {kept}, and once there is room "
+        f"the same command with --resume completes the run",
+        file=sys.stderr,
+    )
+    return 2
 
 
 def finish(writer: DatasetWriter) -> float:
@@ -400,18 +436,13 @@ def play(
     runner: Runner,
     *,
     first_game: int = 0,
-    sink: Callable[[Playouts], object] | None = None,
-) -> tuple[Playouts, bool]:
+    sinks: Sequence[Callable[[Playouts], object]] = (),
+) -> bool:
     """Games ``first_game .. n_games - 1`` of ``job`` as ``runner`` plays
-    them, with a progress bar on stderr; Ctrl-C stops the runner and keeps the
-    games of the ranges finished before it. Each range goes to ``sink`` as it
-    comes (if given), and only its per-game columns are kept, not its moves.
-    Returns the games played and whether Ctrl-C stopped them."""
-    parts = [job.run(first_game, 0)]  # so that even no finished range concatenates
-    if sink is not None:
-        from veletas.datasets import without_moves
-
-        parts = [without_moves(parts[0])]
+    them, with a progress bar on stderr; Ctrl-C stops the runner. Each
+    finished range goes to every one of ``sinks`` in turn, as it comes, and
+    nothing of it is kept here: memory stays that of one range. Returns
+    whether Ctrl-C stopped the games."""
     interrupted = False
     with progress(n_games, initial=first_game) as bar:
         if first_game:
@@ -420,17 +451,15 @@ def play(
             ranges = runner.play(job, n_games, bar.update)
         try:
             for part in ranges:
-                if sink is not None:
+                for sink in sinks:
                     sink(part)
-                    part = without_moves(part)
-                parts.append(part)
         except KeyboardInterrupt:
             interrupted = True
         finally:
             close = getattr(ranges, "close", None)
             if close is not None:
                 close()  # stops the games under way (a generator's finally blocks)
-    return Playouts.concatenate(parts), interrupted
+    return interrupted
 
 
 def _games(text: str) -> int:
@@ -468,9 +497,10 @@ def _without_nan(value: object) -> object:
     return value
 
 
-def table(games: Playouts, seconds: float, where: str, *, played: int | None = None) -> str:
-    """The human summary of ``games``, of which ``played`` (default all) were
-    played in ``seconds`` (the others by a run that was resumed)."""
+def table(games: Tally, seconds: float, where: str, *, played: int | None = None) -> str:
+    """The human summary of the games of ``games``, of which ``played``
+    (default all) were played in ``seconds`` (the others by a run that was
+    resumed)."""
     rules = games.rules
     n = len(games)
     played = n if played is None else played

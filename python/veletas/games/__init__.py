@@ -122,11 +122,14 @@ class PlayoutsRoom(Protocol):
     rules_summary: Callable[..., dict[str, Any]]
     """``rules_summary(rules)``: the rules as plain data."""
     columns_summary: Callable[..., dict[str, Any]]
-    """``columns_summary(games)``: the game's columns summarised, as plain data."""
+    """``columns_summary(tally)``: the game's columns summarised, as plain
+    data, from the counts of a :class:`~veletas.playouts.Tally` (the summary of
+    a run of any length, in bounded memory)."""
     rules_text: Callable[[Any], str]
     """``rules_text(rules)``: the rules in words, for the summary table."""
     summary_lines: Callable[..., list[str]]
-    """``summary_lines(games)``: the game's rows of the summary table."""
+    """``summary_lines(tally)``: the game's rows of the summary table, from
+    the counts of a :class:`~veletas.playouts.Tally`."""
     record: Callable[..., Any]
     """``record(games, i, moves)``: game ``i`` as a game record."""
     encode_moves: Callable[..., Any]

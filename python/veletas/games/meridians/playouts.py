@@ -23,7 +23,7 @@ from veletas._implementation import IMPLEMENTATION
 from veletas.errors import DatasetError, InvalidRulesError
 from veletas.games.meridians.reference.playouts import KEEP, SWAP, run_games
 from veletas.games.meridians.types import Rules, point_name
-from veletas.playouts import PlayoutJob, Playouts, check_run
+from veletas.playouts import PlayoutJob, Playouts, Tally, check_run
 from veletas.records import GameRecord
 
 __all__ = [
@@ -198,14 +198,15 @@ def rules_summary(rules: Rules) -> dict[str, Any]:
     return {"game": GAME, "size": rules.size, "pie": rules.pie}
 
 
-def columns_summary(games: Playouts) -> dict[str, Any]:
-    """The game's own columns summarised: the final stones of each colour."""
-    stones = games.stones
-    summary: dict[str, Any] = {}
-    for index, color in enumerate(COLORS):
-        column = stones[:, index] if len(games) else np.zeros(0)
-        summary[f"{color}_stones_mean"] = float(column.mean()) if len(games) else float("nan")
-    return {"stones": summary}
+def columns_summary(tally: Tally) -> dict[str, Any]:
+    """The game's own columns summarised: the final stones of each colour
+    (nan for no games)."""
+    return {
+        "stones": {
+            f"{color}_stones_mean": tally.mean(tally.stones[:, index])
+            for index, color in enumerate(COLORS)
+        }
+    }
 
 
 def record(games: Playouts, i: int, moves: list[Any]) -> GameRecord:
@@ -278,10 +279,10 @@ def rules_text(rules: Rules) -> str:
     return f"Meridians {rules.size}{', pie rule' if rules.pie else ''}"
 
 
-def summary_lines(games: Playouts) -> list[str]:
+def summary_lines(tally: Tally) -> list[str]:
     """The game's rows of the summary table: the stones at the end."""
     return [
-        f"{color + ' stones':<14}mean {float(games.stones[:, index].mean()):.1f} at the end"
+        f"{color + ' stones':<14}mean {tally.mean(tally.stones[:, index]):.1f} at the end"
         for index, color in enumerate(COLORS)
     ]
 

@@ -31,7 +31,7 @@ from veletas.games.veletas.types import (
     Rules,
     check_claimed_shooters_block,
 )
-from veletas.playouts import PlayoutJob, Playouts, check_run
+from veletas.playouts import PlayoutJob, Playouts, Tally, check_run
 from veletas.records import GameRecord
 
 __all__ = [
@@ -42,6 +42,7 @@ __all__ = [
     "MOVE_DTYPE",
     "POLICIES",
     "claim_counts",
+    "claim_totals",
     "code_of",
     "code_text",
     "decode_moves",
@@ -261,12 +262,24 @@ def claim_counts(games: Playouts) -> dict[tuple[int, int], int]:
     return dict(counts.most_common())
 
 
-def columns_summary(games: Playouts) -> dict[str, Any]:
+def claim_totals(tally: Tally) -> dict[tuple[int, int], int]:
+    """How many games of a :class:`~veletas.playouts.Tally` ended with each
+    final score ``(black, white)``, by score."""
+    totals: Counter[tuple[int, int]] = Counter()
+    claims = tally.claims
+    for black, white, count in zip(
+        claims[:, 0].tolist(), claims[:, 1].tolist(), tally.counts.tolist(), strict=True
+    ):
+        totals[black, white] += count
+    return dict(sorted(totals.items()))
+
+
+def columns_summary(tally: Tally) -> dict[str, Any]:
     """The game's own columns summarised: the final scores."""
     return {
         "claims": [
             {"black": black, "white": white, "games": count}
-            for (black, white), count in sorted(claim_counts(games).items())
+            for (black, white), count in claim_totals(tally).items()
         ]
     }
 
@@ -375,11 +388,11 @@ def rules_text(rules: Rules) -> str:
     )
 
 
-def summary_lines(games: Playouts) -> list[str]:
+def summary_lines(tally: Tally) -> list[str]:
     """The game's rows of the summary table: the final claims."""
-    n = len(games)
+    n = len(tally)
     lines = ["final claims  black-white  games"]
-    counts = sorted(claim_counts(games).items())
+    counts = list(claim_totals(tally).items())
     most = max((count for _, count in counts), default=1)
     for (black, white), count in counts:
         bar = "#" * max(1, round(30 * count / most))
