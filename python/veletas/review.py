@@ -37,8 +37,10 @@ __all__ = [
     "DEFAULT_REVIEW_SECONDS",
     "DEFAULT_THRESHOLD",
     "Evaluation",
+    "EVERY_MOVE",
     "MoveReview",
     "Review",
+    "chance_of",
     "evaluate",
     "review",
 ]
@@ -201,18 +203,27 @@ def evaluate(bot: MctsBot, board: Any, *, stop: Any = None) -> Evaluation:
     return _evaluation(seat, analysis)
 
 
-def _evaluation(seat: int, analysis: Analysis) -> Evaluation:
+def chance_of(analysis: Analysis) -> float:
+    """The chance that the player to act wins, from an analysis of all the
+    moves searched: 1 or 0 where the most visited move is proven won or
+    lost, else the mean of the moves' values weighted by their playouts."""
     best = analysis.moves[0]
     proven = getattr(best, "proven", None)
     if proven == "win":
-        chance = 1.0
-    elif proven == "loss":  # the most visited move is lost: so are the others
-        chance = 0.0
-    else:
-        visits = sum(stats.visits for stats in analysis.moves)
-        chance = sum(s.visits * s.value for s in analysis.moves) / visits if visits else best.value
+        return 1.0
+    if proven == "loss":  # the most visited move is lost: so are the others
+        return 0.0
+    visits = sum(stats.visits for stats in analysis.moves)
+    if not visits:
+        return float(best.value)
+    return sum(stats.visits * stats.value for stats in analysis.moves) / visits
+
+
+def _evaluation(seat: int, analysis: Analysis) -> Evaluation:
+    best = analysis.moves[0]
+    proven = getattr(best, "proven", None)
     line = list(getattr(analysis, "principal_variation", None) or [])
-    return Evaluation(seat, float(chance), best.move, proven, line, analysis)
+    return Evaluation(seat, chance_of(analysis), best.move, proven, line, analysis)
 
 
 def _swapped(board: Any) -> bool:

@@ -26,6 +26,8 @@ the review, and may be written again without asking."""
 _WIDTH = 720
 _HEIGHT = 220
 _PAD = 32
+_LEFT = 44
+"""The left margin, wide enough for the label ``100%``."""
 
 
 def curve(
@@ -48,10 +50,10 @@ def curve(
     """
     marked = set(marks)
     plies = max(len(chances) - 1, 1)
-    inner_w, inner_h = width - 2 * _PAD, height - 2 * _PAD
+    inner_w, inner_h = width - _LEFT - _PAD, height - 2 * _PAD
 
     def x(ply: int) -> float:
-        return _PAD + inner_w * ply / plies
+        return _LEFT + inner_w * ply / plies
 
     def y(chance: float) -> float:
         return _PAD + inner_h * (1.0 - chance)
@@ -59,20 +61,20 @@ def curve(
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="veletas-curve" '
         f'viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '
-        f'aria-label="{html.escape(labels[0])}\'s chance to win, move by move">',
-        f'<rect x="{_PAD}" y="{_PAD}" width="{inner_w}" height="{inner_h}" '
+        f'aria-label="the chance to win of {html.escape(labels[0])}, move by move">',
+        f'<rect x="{_LEFT}" y="{_PAD}" width="{inner_w}" height="{inner_h}" '
         'fill="#f6f4ee" stroke="#999"/>',
-        f'<line x1="{_PAD}" y1="{y(0.5):.1f}" x2="{width - _PAD}" y2="{y(0.5):.1f}" '
+        f'<line x1="{_LEFT}" y1="{y(0.5):.1f}" x2="{width - _PAD}" y2="{y(0.5):.1f}" '
         'stroke="#bbb" stroke-dasharray="4 4"/>',
     ]
     for level, text in ((1.0, "100%"), (0.5, "50%"), (0.0, "0%")):
         parts.append(
-            f'<text x="{_PAD - 4}" y="{y(level) + 4:.1f}" font-size="11" '
+            f'<text x="{_LEFT - 4}" y="{y(level) + 4:.1f}" font-size="11" '
             f'text-anchor="end" fill="#555">{text}</text>'
         )
     parts.append(
-        f'<text x="{_PAD}" y="{_PAD - 10}" font-size="12" fill="#333">'
-        f"{html.escape(labels[0])}'s chance to win (above 50%: ahead of "
+        f'<text x="{_LEFT}" y="{_PAD - 10}" font-size="12" fill="#333">'
+        f"Chance to win of {html.escape(labels[0])} (above 50%: ahead of "
         f"{html.escape(labels[1])})</text>"
     )
     parts.append(
