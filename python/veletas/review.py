@@ -36,8 +36,8 @@ from veletas.errors import InvalidRecordError
 __all__ = [
     "DEFAULT_REVIEW_SECONDS",
     "DEFAULT_THRESHOLD",
-    "Evaluation",
     "EVERY_MOVE",
+    "Evaluation",
     "MoveReview",
     "Review",
     "chance_of",

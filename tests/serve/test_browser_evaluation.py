@@ -62,7 +62,8 @@ def test_the_bar_shows_the_position_on_screen_and_the_curve_fills_in(ui: Ui) -> 
     )
     first, second = expected["players"]
     text = ui.page.inner_text("#eval-text")
-    assert first in text and second in text
+    assert first in text
+    assert second in text
     assert state["game"] == "veletas"
 
 
@@ -78,7 +79,8 @@ def test_meridians_has_the_bar_and_the_curve(ui: Ui) -> None:
         timeout=60_000,
     )
     text = ui.page.inner_text("#eval-text")
-    assert "you (" in text and "mcts" in text
+    assert "you (" in text
+    assert "mcts" in text
     assert shown in curve_points(ui)
     ui.shot("meridians")
 
