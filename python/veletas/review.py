@@ -43,6 +43,7 @@ __all__ = [
     "chance_of",
     "evaluate",
     "review",
+    "signed",
 ]
 
 DEFAULT_REVIEW_SECONDS = 0.5
@@ -163,7 +164,7 @@ class Review:
                 note = f"{note}, proven {row.proven}" if note else f"proven {row.proven}"
             lines.append(
                 f"{row.ply:>4}  {player:<12} {row.move!s:<14} {row.before:>7.0%} "
-                f"{row.after:>7.0%} {row.drop:>+6.0%}  {best:<14} {note}".rstrip()
+                f"{row.after:>7.0%} {signed(row.drop):>6}  {best:<14} {note}".rstrip()
             )
         found = self.mistakes
         tail = ["", f"{len(found)} mistake(s)" + (":" if found else "")]
@@ -179,6 +180,12 @@ _SEATS = ("first", "second")
 
 EVERY_MOVE = 1 << 16
 """More moves than a position has: an analysis of all the moves searched."""
+
+
+def signed(drop: float) -> str:
+    """A drop of the chance as a signed percentage; none shown as ``0%``."""
+    text = f"{drop:+.0%}"
+    return "0%" if text in ("+0%", "-0%") else text
 
 
 def _budget(seconds: float | None, iterations: int | None) -> str:

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from veletas.errors import OutputFileError
-from veletas.review import Review
+from veletas.review import Review, signed
 
 __all__ = ["GENERATOR", "check_target", "curve", "page", "write_page"]
 
@@ -116,6 +116,7 @@ body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 60em; co
 table { border-collapse: collapse; margin-top: 1em; }
 th, td { padding: 0.2em 0.7em; text-align: right; border-bottom: 1px solid #ddd; }
 td.move, td.best, th.move { text-align: left; font-family: monospace; }
+td.player, th.player { text-align: left; }
 tr.mistake { background: #fde7e7; }
 tr.mistake td.note { color: #c62828; font-weight: bold; }
 .summary { color: #555; }
@@ -126,6 +127,7 @@ def page(review: Review, *, title: str | None = None) -> str:
     """The review as a self-contained HTML page (no script, no link out)."""
     first, second = review.players
     heading = title or f"Review: {first} vs {second} ({review.game}, {review.result})"
+    lines = any(row.line for row in review.moves)
     rows = []
     for row in review.moves:
         note = "mistake" if row.mistake else ""
@@ -134,13 +136,13 @@ def page(review: Review, *, title: str | None = None) -> str:
         line = " ".join(str(move) for move in row.line)
         rows.append(
             f'<tr class="{"mistake" if row.mistake else ""}" data-ply="{row.ply}">'
-            f"<td>{row.ply}</td><td>{html.escape(review.players[row.seat])} "
+            f'<td>{row.ply}</td><td class="player">{html.escape(review.players[row.seat])} '
             f"({html.escape(row.colour)})</td>"
             f'<td class="move">{html.escape(str(row.move))}</td>'
-            f"<td>{row.before:.0%}</td><td>{row.after:.0%}</td><td>{row.drop:+.0%}</td>"
+            f"<td>{row.before:.0%}</td><td>{row.after:.0%}</td><td>{signed(row.drop)}</td>"
             f'<td class="best">{html.escape("" if row.best is None else str(row.best))}</td>'
-            f'<td class="best">{html.escape(line)}</td>'
-            f'<td class="note">{note}</td></tr>'
+            + (f'<td class="best">{html.escape(line)}</td>' if lines else "")
+            + f'<td class="note">{note}</td></tr>'
         )
     budget = " or ".join(
         part
@@ -166,10 +168,11 @@ def page(review: Review, *, title: str | None = None) -> str:
             f"the mover's chance by more than {review.threshold:.0%} "
             f"({len(review.mistakes)} found).</p>",
             picture,
-            "<table><thead><tr><th>ply</th><th>player</th>"
+            '<table><thead><tr><th>ply</th><th class="player">player</th>'
             '<th class="move">move</th><th>before</th><th>after</th><th>drop</th>'
-            '<th class="move">preferred</th><th class="move">line</th><th>note</th>'
-            "</tr></thead><tbody>",
+            '<th class="move">preferred</th>'
+            + ('<th class="move">line</th>' if lines else "")
+            + "<th>note</th></tr></thead><tbody>",
             *rows,
             "</tbody></table></body></html>",
             "",

@@ -9,6 +9,8 @@ import json
 import urllib.request
 from typing import Any
 
+import pytest
+
 from .conftest import Ui, wait_until
 from .test_browser import api_state, game_id, settled
 
@@ -40,15 +42,15 @@ def curve_points(ui: Ui) -> list[int]:
 
 def test_the_bar_shows_the_position_on_screen_and_the_curve_fills_in(ui: Ui) -> None:
     ui.open("?variant=small&seat=watch&seconds=0.02&seed=3")
-    state = wait_until(lambda: len((s := api_state(ui))["moves"]) >= 6 and s, "six moves")
+    state = wait_until(lambda: (s := api_state(ui))["over"] and s, "the end of the game")
     ui.page.click("#eval-all")
     ui.page.wait_for_function(
-        "() => !document.getElementById('eval-all').disabled"
-        " && document.querySelectorAll('#curve circle[data-ply]').length >= 7",
+        "plies => !document.getElementById('eval-all').disabled"
+        " && document.querySelectorAll('#curve circle[data-ply]').length === plies + 1",
+        arg=len(state["moves"]),
         timeout=60_000,
     )
-    plies = curve_points(ui)
-    assert set(range(7)) <= set(plies)
+    assert sorted(curve_points(ui)) == list(range(len(state["moves"]) + 1))
     # A point of the curve shows its position; the bar then shows its chance.
     ui.page.click('#curve circle[data-ply="2"]', force=True)
     ui.page.wait_for_function(
@@ -60,6 +62,12 @@ def test_the_bar_shows_the_position_on_screen_and_the_curve_fills_in(ui: Ui) -> 
         "want => document.getElementById('eval-bar').getAttribute('aria-valuenow') === want",
         arg=f"{100 * expected['first']:.0f}",
     )
+    width = ui.page.evaluate(
+        "() => document.getElementById('eval-fill').getBoundingClientRect().width"
+        " / document.getElementById('eval-bar').clientWidth"
+    )
+    assert width == pytest.approx(expected["first"], abs=0.02)
+    ui.shot("evaluation")
     first, second = expected["players"]
     text = ui.page.inner_text("#eval-text")
     assert first in text
