@@ -34,6 +34,7 @@ from veletas.bots import StopFlag
 from veletas.errors import VeletasError
 from veletas.review import EVERY_MOVE, chance_of
 from veletas.review_page import curve
+from veletas.serve.limits import EVAL_SECONDS
 from veletas.serve.protocol import WebGame
 
 __all__ = ["ApiError", "Session", "Sessions", "Settings"]
@@ -70,7 +71,7 @@ class Settings:
     """The most nodes of a game's search tree (24 bytes each)."""
     default_seconds: float = 1.0
     """The bot's thinking time when a game names no budget."""
-    eval_seconds: float = 0.25
+    eval_seconds: float = EVAL_SECONDS
     """The search time of the evaluation of one position (the page's
     evaluation bar and win-chance curve)."""
     max_body: int = 64 * 1024
