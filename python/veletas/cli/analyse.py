@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 import threading
+import time
 from typing import Any
 
 from veletas import games
 from veletas.cli import options
 from veletas.cli.playout import seed
+from veletas.cli.progress import LINE_SECONDS
 
 
 def seconds(text: str) -> float:
@@ -106,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
         if part
     )
     print(f"analysing {board.fen()} ({to_act} to act) for {said}...", file=sys.stderr, flush=True)
-    evaluation = _in_background(lambda stop: evaluate(bot, board, stop=stop))
+    evaluation = _in_background(lambda stop: evaluate(bot, board, stop=stop), limit)
     analysis = evaluation.analysis
     assert analysis is not None  # the game is not over
     print(
@@ -132,8 +134,10 @@ def _proven(proven: str | None) -> str:
     return "" if proven is None else f" (proven {proven})"
 
 
-def _in_background(work: Any) -> Any:
-    """``work(stop)`` in a thread, so that Ctrl-C here stops the search."""
+def _in_background(work: Any, limit: float | None) -> Any:
+    """``work(stop)`` in a thread, so that Ctrl-C here stops the search; a
+    line on stderr every :data:`~veletas.cli.progress.LINE_SECONDS` says how
+    far a long search is."""
     from veletas.bots import StopFlag
 
     stop = StopFlag()
@@ -148,9 +152,16 @@ def _in_background(work: Any) -> Any:
 
     thread = threading.Thread(target=target, daemon=True)
     thread.start()
+    start = time.monotonic()
+    shown = start
     try:
         while thread.is_alive():
             thread.join(0.1)
+            now = time.monotonic()
+            if thread.is_alive() and now - shown >= LINE_SECONDS:
+                shown = now
+                of = f" of {limit:g}" if limit is not None else ""
+                print(f"searching: {now - start:.0f}{of} s", file=sys.stderr, flush=True)
     except KeyboardInterrupt:
         stop.set()
         thread.join()

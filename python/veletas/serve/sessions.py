@@ -481,7 +481,12 @@ class Session:
             seconds = min(settings.eval_seconds, settings.max_seconds)
             nodes = max(1, settings.max_nodes // 4)
             self._evaluator = self.game.make_bot(seconds, None, self.seed, nodes)
-        analysis = self._evaluator.analyse(board, top=EVERY_MOVE)
+        try:
+            analysis = self._evaluator.analyse(board, top=EVERY_MOVE)
+        finally:
+            # The positions asked for come in any order: a tree kept would
+            # rarely serve the next one, and would hold memory per game.
+            self._evaluator.reset()
         chance = chance_of(analysis)
         return chance if self.game.seat_to_act(board) == 0 else 1.0 - chance
 
