@@ -222,6 +222,8 @@ def test_a_game_past_the_file_and_a_missing_file(
     assert "holds 1 game(s), not 2" in capsys.readouterr().err
     assert main(["review", str(tmp_path / "none.txt")]) == 2
     assert "no such file" in capsys.readouterr().err
+    assert main(["review", str(tmp_path)]) == 2
+    assert "a directory" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
@@ -410,8 +412,10 @@ def test_the_analysis_shows_proven_results_and_the_line_when_the_search_gives_th
     assert "(proven win)" in out
     assert "line: " in out
     board = veletas.Board(WON)
-    other = next(iter(board.legal_moves))
+    other = next(m for m in board.legal_moves if m != veletas.GreedyBot(0).choose(board))
     result = review(records.GameRecord.from_moves(board.rules, [other], start=WON), **BUDGET)
+    assert result.moves[0].mistake  # from a proven win to a position that is not
+    assert f"(line {result.moves[0].line[0]})" in result.table()
     assert result.moves[0].proven == "win"
     assert result.moves[0].before == 1.0
     assert result.moves[0].line

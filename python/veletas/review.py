@@ -171,6 +171,7 @@ class Review:
         tail += [
             f"  {row.ply}. {row.move} ({self.players[row.seat]}): {row.before:.0%} -> "
             f"{row.after:.0%}, preferred {row.best}"
+            + (f" (line {' '.join(str(move) for move in row.line)})" if row.line else "")
             for row in found
         ]
         return "\n".join(head + lines + tail)

@@ -82,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
 
     source = Path(args.file)
     if not source.is_file():
-        print(f"veletas: error: {args.file}: no such file", file=sys.stderr)
+        why = "a directory, not a record file" if source.is_dir() else "no such file"
+        print(f"veletas: error: {args.file}: {why}", file=sys.stderr)
         return 2
     if args.out is not None:
         check_target(args.out, force=args.force)  # before the search, not after it
