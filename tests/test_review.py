@@ -265,6 +265,9 @@ def test_the_page_is_self_contained_and_never_overwrites_a_foreign_file(
     assert "<svg" in page
     assert "<polyline" in page
     assert 'class="mistake"' in page
+    # The position after each mistake, the move marked, with its board's squares.
+    assert page.count("<figure") == page.count('<tr class="mistake"') >= 1
+    assert "data-square" in page
     # No script, no stylesheet or picture from elsewhere.
     assert "<script" not in page
     assert not re.search(r'(src|href)="(https?:)?//', page)

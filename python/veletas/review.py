@@ -136,6 +136,8 @@ class Review:
     """The search time per position."""
     iterations: int | None
     """The playouts per position, if that was the budget."""
+    boards: list[Any] = dataclasses.field(default_factory=list, repr=False)
+    """The positions of the game, from the start (the moves on their stacks)."""
 
     @property
     def mistakes(self) -> list[MoveReview]:
@@ -317,6 +319,7 @@ def review(
         threshold=threshold,
         seconds=bot.seconds,
         iterations=bot.iterations,
+        boards=boards,
     )
 
 

@@ -14,6 +14,7 @@ import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from veletas import games
 from veletas.errors import OutputFileError
 from veletas.review import Review, signed
 
@@ -26,6 +27,8 @@ the review, and may be written again without asking."""
 _WIDTH = 720
 _HEIGHT = 220
 _PAD = 32
+_BOARD_PIXELS = 260
+"""The width of a mistake's board picture."""
 _LEFT = 44
 """The left margin, wide enough for the label ``100%``."""
 
@@ -120,6 +123,9 @@ td.player, th.player { text-align: left; }
 tr.mistake { background: #fde7e7; }
 tr.mistake td.note { color: #c62828; font-weight: bold; }
 .summary { color: #555; }
+.mistakes { display: flex; flex-wrap: wrap; gap: 1.2em; }
+.mistakes figure { margin: 0; width: 260px; }
+.mistakes figcaption { font-size: 0.85em; color: #444; margin-top: 0.3em; }
 """
 
 
@@ -174,10 +180,34 @@ def page(review: Review, *, title: str | None = None) -> str:
             + ('<th class="move">line</th>' if lines else "")
             + "<th>note</th></tr></thead><tbody>",
             *rows,
-            "</tbody></table></body></html>",
+            "</tbody></table>",
+            *_mistake_pictures(review),
+            "</body></html>",
             "",
         ]
     )
+
+
+def _mistake_pictures(review: Review) -> list[str]:
+    """Each mistake's position after it, the move marked, with what the
+    search preferred: a heading and one figure a mistake (none without
+    the boards)."""
+    if not review.mistakes or len(review.boards) != len(review.moves) + 1:
+        return []
+    parts = ["<h2>The mistakes</h2>", '<div class="mistakes">']
+    for row in review.mistakes:
+        board = review.boards[row.ply]
+        picture = games.game_of(board).draw(board, lastmove=row.move, size=_BOARD_PIXELS)
+        caption = (
+            f"{row.ply}. {row.move} ({review.players[row.seat]}, {row.colour}): "
+            f"{row.before:.0%} to {row.after:.0%}; preferred {row.best}"
+        )
+        parts.append(
+            f'<figure data-ply="{row.ply}">{picture}'
+            f"<figcaption>{html.escape(caption)}</figcaption></figure>"
+        )
+    parts.append("</div>")
+    return parts
 
 
 def write_page(review: Review, path: str | os.PathLike[str], *, force: bool = False) -> Path:
