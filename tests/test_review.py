@@ -428,3 +428,31 @@ def test_the_command_line_table_reads_a_record_from_a_text(tmp_path: Path) -> No
     text = str(records.GameRecord.from_moves(veletas.Rules(size=7, shooters=3), ["*c3"]))
     record = records.read(io.StringIO(text))[0]
     assert "1  first Black  *c3" in review(record, **BUDGET).table()
+
+
+def test_proven_results_decide_the_chance_and_the_rest_is_the_weighted_mean() -> None:
+    import dataclasses
+
+    from veletas.bots import Analysis, MoveStats
+    from veletas.review import chance_of
+
+    @dataclasses.dataclass(frozen=True)
+    class Proven(MoveStats):
+        proven: str | None = None
+
+    board = veletas.Board(WON)
+    found = veletas.MctsBot(iterations=2000, seed=1).analyse(board, top=1 << 16)
+    mean = sum(m.visits * m.value for m in found.moves) / sum(m.visits for m in found.moves)
+    assert chance_of(found) == pytest.approx(mean)
+
+    def marked(results: list[str | None]) -> Analysis:
+        moves = [
+            Proven(m.move, m.visits, m.share, m.value, result)
+            for m, result in zip(found.moves, results, strict=False)
+        ]
+        return Analysis(moves, found.visits, found.iterations, found.seconds)
+
+    many = len(found.moves)
+    assert chance_of(marked([None, "win", *[None] * (many - 2)])) == 1.0
+    assert chance_of(marked(["loss"] * many)) == 0.0
+    assert chance_of(marked(["loss", *[None] * (many - 1)])) == pytest.approx(mean)

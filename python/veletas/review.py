@@ -15,9 +15,9 @@ Chances are the players' (seats'), not the colours': under the pie rule the
 player who swaps changes colour, and their chance goes with them. Seat 0 is
 the player who moved first. A position's chance is the mean value of its
 moves weighted by their playouts (the root's value: the most visited move's
-own value is the best of many noisy estimates, and too high); 1 or 0 where
-the search proved the result; a finished position's is its result. The
-preferred move is the most visited one.
+own value is the best of many noisy estimates, and too high); 1 where the
+search proved a move won, 0 where it proved every move lost; a finished
+position's is its result. The preferred move is the most visited one.
 """
 
 from __future__ import annotations
@@ -215,13 +215,14 @@ def evaluate(bot: MctsBot, board: Any, *, stop: Any = None) -> Evaluation:
 
 def chance_of(analysis: Analysis) -> float:
     """The chance that the player to act wins, from an analysis of all the
-    moves searched: 1 or 0 where the most visited move is proven won or
-    lost, else the mean of the moves' values weighted by their playouts."""
+    moves searched: 1 where a move is proven won, 0 where every move is
+    proven lost, else the mean of the moves' values weighted by their
+    playouts."""
     best = analysis.moves[0]
-    proven = getattr(best, "proven", None)
-    if proven == "win":
+    proven = [getattr(stats, "proven", None) for stats in analysis.moves]
+    if "win" in proven:
         return 1.0
-    if proven == "loss":  # the most visited move is lost: so are the others
+    if all(result == "loss" for result in proven):
         return 0.0
     visits = sum(stats.visits for stats in analysis.moves)
     if not visits:
@@ -231,7 +232,8 @@ def chance_of(analysis: Analysis) -> float:
 
 def _evaluation(seat: int, analysis: Analysis) -> Evaluation:
     best = analysis.moves[0]
-    proven = getattr(best, "proven", None)
+    results = [getattr(stats, "proven", None) for stats in analysis.moves]
+    proven = "win" if "win" in results else "loss" if all(r == "loss" for r in results) else None
     line = list(getattr(analysis, "principal_variation", None) or [])
     return Evaluation(seat, chance_of(analysis), best.move, proven, line, analysis)
 
