@@ -18,6 +18,8 @@ MODULES = [
     "veletas.playouts",
     "veletas.datasets",
     "veletas.report",
+    "veletas.review",
+    "veletas.review_page",
     "veletas.distributed",
     "veletas.match",
     "veletas.players",

@@ -58,11 +58,12 @@ from veletas import distributed, meridians, records, svg  # noqa: E402  (they us
 from veletas.datasets import read_playouts  # noqa: E402
 from veletas.report import report  # noqa: E402
 
-_NATIVE_ONLY = ("GreedyBot", "MctsBot", "RandomBot", "VectorEnv", "bots")
+_NATIVE_ONLY = ("GreedyBot", "MctsBot", "RandomBot", "VectorEnv", "bots", "review")
 
 if _native is not None:
     from veletas import bots
     from veletas.bots import GreedyBot, MctsBot, RandomBot
+    from veletas.review import review
     from veletas.vector_env import VectorEnv
 else:
 
@@ -109,6 +110,7 @@ __all__ = [
     "read_playouts",
     "records",
     "report",
+    "review",
     "round_robin",
     "svg",
 ]

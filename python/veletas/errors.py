@@ -15,6 +15,7 @@ __all__ = [
     "InvalidRecordError",
     "InvalidRulesError",
     "LimitError",
+    "OutputFileError",
     "VeletasError",
 ]
 
@@ -67,3 +68,9 @@ class DatasetError(VeletasError):
     """A playout dataset that cannot be read or written as asked: a file that
     is not one, a file or the parts of a stopped run in the way, or parts of
     another run than the one resumed. The message names the file."""
+
+
+class OutputFileError(VeletasError):
+    """A file in the way of one that a command writes (a review page): it
+    exists and the command did not write it, so it is kept unless the
+    caller says to overwrite it. The message names the file."""

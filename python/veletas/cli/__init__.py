@@ -17,7 +17,18 @@ from veletas.errors import VeletasError
 
 __all__ = ["main"]
 
-COMMANDS = ["playout", "match", "report", "play", "replay", "show", "perft", "serve"]
+COMMANDS = [
+    "playout",
+    "match",
+    "report",
+    "play",
+    "replay",
+    "review",
+    "analyse",
+    "show",
+    "perft",
+    "serve",
+]
 """The command modules, in the order ``--help`` lists them."""
 
 

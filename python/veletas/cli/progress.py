@@ -27,8 +27,10 @@ class LineProgress:
         desc: str | None = None,
         file: TextIO | None = None,
         seconds: float = LINE_SECONDS,
+        unit: str = "games",
     ) -> None:
         self.total = total
+        self.unit = unit
         self.n = initial
         self.desc = desc or "played"
         self.file = file or sys.stderr
@@ -64,25 +66,26 @@ class LineProgress:
         rate = (self.n - self._initial) / elapsed if elapsed > 0 else 0.0
         share = f" ({self.n / self.total:.0%})" if self.total else ""
         print(
-            f"{self.desc}: {self.n:,} of {self.total:,} games{share}, {rate:,.0f} games/s",
+            f"{self.desc}: {self.n:,} of {self.total:,} {self.unit}{share}, "
+            f"{rate:,.{2 if rate < 10 else 0}f} {self.unit}/s",
             file=self.file,
             flush=True,
         )
 
 
-def progress(total: int, *, initial: int = 0, desc: str | None = None) -> Any:
-    """A progress display of ``total`` games on stderr: tqdm's bar on a
-    terminal, else a :class:`LineProgress`."""
+def progress(total: int, *, initial: int = 0, desc: str | None = None, unit: str = "games") -> Any:
+    """A progress display of ``total`` games (or other ``unit``) on stderr:
+    tqdm's bar on a terminal, else a :class:`LineProgress`."""
     if sys.stderr.isatty():
         from tqdm import tqdm
 
         return tqdm(
             total=total,
             initial=initial,
-            unit=" games",
+            unit=f" {unit}",
             unit_scale=True,
             file=sys.stderr,
             leave=False,
             desc=desc,
         )
-    return LineProgress(total, initial=initial, desc=desc)
+    return LineProgress(total, initial=initial, desc=desc, unit=unit)

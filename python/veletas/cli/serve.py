@@ -13,7 +13,7 @@ from typing import Any
 
 from veletas._checks import ascii_float, ascii_int
 from veletas.cli import options
-from veletas.serve.limits import ConnectionLimits
+from veletas.serve.limits import EVAL_SECONDS, ConnectionLimits
 
 SERVE_EXTRA = (
     "from a clone of veletas, pip install '.[serve]'; with a wheel, "
@@ -78,6 +78,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=ConnectionLimits.request_seconds,
         help="the time a client has to send a request's headers, then its body; a slower "
         f"one is closed (default {ConnectionLimits.request_seconds:g})",
+    )
+    limits.add_argument(
+        "--eval-seconds",
+        type=_positive_float,
+        default=EVAL_SECONDS,
+        help="the search time of the page's evaluation of one position, for its "
+        f"evaluation bar and win-chance curve (default {EVAL_SECONDS:g})",
     )
     limits.add_argument(
         "--allow-host",
@@ -170,6 +177,7 @@ def run(args: argparse.Namespace) -> int:
         "idle_seconds": args.idle_minutes * 60,
         "max_seconds": args.max_seconds,
         "max_iterations": args.max_iterations,
+        "eval_seconds": args.eval_seconds,
         "allowed_hosts": tuple(args.allow_host),
     }
     if args.bot_workers is not None:

@@ -282,6 +282,7 @@ def create_app(
                 "max_seconds": settings.max_seconds,
                 "max_iterations": settings.max_iterations,
                 "default_seconds": settings.default_seconds,
+                "eval_seconds": settings.eval_seconds,
                 "max_body": settings.max_body,
                 "max_connections": limits.max_connections,
                 "request_seconds": limits.request_seconds,
@@ -336,6 +337,9 @@ def create_app(
         if isinstance(top, bool) or not isinstance(top, int) or not 1 <= top <= 10:
             raise ApiError(400, f"top must be a whole number from 1 to 10, not {top!r}")
         return await session.hint(_ply(body.get("ply")), top)
+
+    async def evaluation(request: Request, body: dict[str, Any]) -> Any:
+        return await session_of(request).evaluation(_ply(body.get("ply")))
 
     async def explain(request: Request, body: dict[str, Any]) -> Any:
         session = session_of(request)
@@ -428,6 +432,7 @@ def create_app(
         Route("/api/games/{game_id}/stop", api(stop), methods=["POST"]),
         Route("/api/games/{game_id}/hint", api(hint), methods=["POST"]),
         Route("/api/games/{game_id}/explain", api(explain), methods=["POST"]),
+        Route("/api/games/{game_id}/evaluation", api(evaluation), methods=["POST"]),
         Route("/api/games/{game_id}/record", api(record), methods=["GET"]),
         WebSocketRoute("/api/games/{game_id}/ws", updates),
     ]

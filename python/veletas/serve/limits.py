@@ -45,6 +45,9 @@ class ConnectionLimits:
                 raise ValueError(f"{name} must be above 0, not {getattr(self, name)!r}")
 
 
+EVAL_SECONDS = 0.25
+"""The search time of the page's evaluation of one position, by default."""
+
 _BUSY = (
     b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n"
     b"connection: close\r\ncontent-length: %d\r\n\r\n%s"

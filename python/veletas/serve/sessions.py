@@ -32,6 +32,9 @@ from veletas import games as registry
 from veletas._checks import ascii_float, ascii_int
 from veletas.bots import StopFlag
 from veletas.errors import VeletasError
+from veletas.review import EVERY_MOVE, chance_of
+from veletas.review_page import curve
+from veletas.serve.limits import EVAL_SECONDS
 from veletas.serve.protocol import WebGame
 
 __all__ = ["ApiError", "Session", "Sessions", "Settings"]
@@ -40,6 +43,9 @@ log = logging.getLogger("veletas.serve")
 
 WATCH = "watch"
 """The seat of a page that watches the bot play both sides."""
+
+MAX_EVALUATIONS = 10_000
+"""The most evaluated positions a game keeps (past it, it starts again)."""
 
 GENERIC = ("game", "seat", "seconds", "iterations", "seed", "position", "record", "id")
 """The parameters of a new game that every game has; the others are the game's options."""
@@ -65,6 +71,9 @@ class Settings:
     """The most nodes of a game's search tree (24 bytes each)."""
     default_seconds: float = 1.0
     """The bot's thinking time when a game names no budget."""
+    eval_seconds: float = EVAL_SECONDS
+    """The search time of the evaluation of one position (the page's
+    evaluation bar and win-chance curve)."""
     max_body: int = 64 * 1024
     """The largest request body, in bytes."""
     allowed_hosts: tuple[str, ...] = ()
@@ -75,7 +84,7 @@ class Settings:
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a whole number of 1 or more, got {value!r}")
-        for name in ("idle_seconds", "max_seconds", "default_seconds"):
+        for name in ("idle_seconds", "max_seconds", "default_seconds", "eval_seconds"):
             value = getattr(self, name)
             if not (isinstance(value, int | float) and math.isfinite(value) and value > 0):
                 raise ValueError(f"{name} must be a positive number, got {value!r}")
@@ -159,6 +168,11 @@ class Session:
         self.watchers = 0
         """Pages connected to the game's WebSocket."""
         self.touched = time.monotonic()
+        self.evaluations: dict[tuple[str, ...], float] = {}
+        """The first player's chance to win by the moves that lead to a
+        position (the evaluations asked for, of any line played)."""
+        self._evaluator: Any = None
+        self._evaluating = asyncio.Lock()
 
     # -- reading ---------------------------------------------------------
 
@@ -423,6 +437,58 @@ class Session:
                 for stats in analysis.moves
             ],
         }
+
+    async def evaluation(self, ply: int | None) -> dict[str, Any]:
+        """The evaluation of the position after ``ply`` moves (default: all)
+        and the win-chance curve of the game's line, as far as evaluated."""
+        board = self.board_at(ply)
+        moves = [str(move) for move in self.board.move_stack]
+        ply = len(board.move_stack)
+        key = tuple(moves[:ply])
+        if key not in self.evaluations:
+            async with self._evaluating:
+                if key not in self.evaluations:
+                    first = await anyio.to_thread.run_sync(
+                        functools.partial(self._first_chance, board, ply == len(moves)),
+                        limiter=self.sessions.limiter,
+                    )
+                    if len(self.evaluations) >= MAX_EVALUATIONS:
+                        self.evaluations.clear()
+                    self.evaluations[key] = first
+        first = self.evaluations[key]
+        chances = [self.evaluations.get(tuple(moves[:done])) for done in range(len(moves) + 1)]
+        players = self.players(board)
+        colours = [self.game.colour_of(board, seat) for seat in (0, 1)]
+        names = (f"{players[colours[0]]} ({colours[0]})", f"{players[colours[1]]} ({colours[1]})")
+        return {
+            "ply": ply,
+            "fen": board.fen(),
+            "first": first,
+            "chances": {colours[0]: first, colours[1]: 1.0 - first},
+            "players": list(names),
+            "curve": chances,
+            "svg": curve(chances, current=ply, labels=names),
+        }
+
+    def _first_chance(self, board: Any, at_end: bool) -> float:
+        """The first player's chance to win on ``board``: the result of a
+        finished (or, at the end, resigned) game, else the evaluator's."""
+        winner = self.winner() if at_end and self.over else self.game.status(board)["winner"]
+        if winner is not None:
+            return 1.0 if self.game.colour_of(board, 0) == winner else 0.0
+        if self._evaluator is None:
+            settings = self.sessions.settings
+            seconds = min(settings.eval_seconds, settings.max_seconds)
+            nodes = max(1, settings.max_nodes // 4)
+            self._evaluator = self.game.make_bot(seconds, None, self.seed, nodes)
+        try:
+            analysis = self._evaluator.analyse(board, top=EVERY_MOVE)
+        finally:
+            # The positions asked for come in any order: a tree kept would
+            # rarely serve the next one, and would hold memory per game.
+            self._evaluator.reset()
+        chance = chance_of(analysis)
+        return chance if self.game.seat_to_act(board) == 0 else 1.0 - chance
 
     def close(self) -> None:
         """Stops the bot; the session is being dropped."""

@@ -25,6 +25,9 @@ const page = {
   refreshing: null,
   stale: false,
   hint: null,
+  evaluating: false, // an evaluation request is out
+  evaluateAgain: false, // the shown position changed meanwhile
+  evaluation: null, // the last evaluation received
 };
 
 async function api(method, path, body) {
@@ -91,6 +94,73 @@ function render(state) {
   history.replaceState(null, "", `/?${query}`);
   $("share").href = `/?${query}`;
   $("download").href = gamePath("/record");
+  renderEvaluation();
+  if ($("eval-on").checked && !state.thinking) evaluate();
+}
+
+// -- evaluation --------------------------------------------------------
+
+function renderEvaluation() {
+  const evaluation = page.evaluation;
+  const view = page.game.view;
+  if (!evaluation || evaluation.id !== page.game.id) {
+    $("eval-text").textContent = "Evaluation: not yet";
+    $("curve").replaceChildren();
+    return;
+  }
+  if (evaluation.fen === view.fen && evaluation.ply === view.ply) {
+    const [first, second] = evaluation.players;
+    const chance = evaluation.first;
+    $("eval-fill").style.width = `${(100 * chance).toFixed(1)}%`;
+    $("eval-bar").setAttribute("aria-valuenow", (100 * chance).toFixed(0));
+    $("eval-text").textContent =
+      `${first} ${(100 * chance).toFixed(0)}% · ${second} ${(100 * (1 - chance)).toFixed(0)}%`;
+  }
+  $("curve").innerHTML = evaluation.svg;
+}
+
+async function evaluate() {
+  // One request at a time; a position shown meanwhile is evaluated next.
+  if (page.evaluating) {
+    page.evaluateAgain = true;
+    return;
+  }
+  page.evaluating = true;
+  try {
+    do {
+      page.evaluateAgain = false;
+      const game = page.game;
+      const evaluation = await api("POST", gamePath("/evaluation"), { ply: game.view.ply });
+      if (page.game.id === game.id) {
+        page.evaluation = { ...evaluation, id: game.id };
+        renderEvaluation();
+      }
+    } while (page.evaluateAgain);
+  } catch (error) {
+    failed(error);
+  } finally {
+    page.evaluating = false;
+  }
+}
+
+async function evaluateAll() {
+  const button = $("eval-all");
+  button.disabled = true;
+  try {
+    const id = page.game.id;
+    for (let ply = 0; ply <= page.game.moves.length && page.game.id === id; ply++) {
+      if (page.evaluation && page.evaluation.curve[ply] !== undefined && page.evaluation.curve[ply] !== null) continue;
+      const evaluation = await api("POST", gamePath("/evaluation"), { ply });
+      if (page.game.id !== id) break;
+      page.evaluation = { ...evaluation, id };
+      renderEvaluation();
+    }
+    if (page.game.id === id) await evaluate();
+  } catch (error) {
+    failed(error);
+  } finally {
+    button.disabled = false;
+  }
 }
 
 function squareElements() {
@@ -566,6 +636,14 @@ function bind() {
     } finally {
       renderButtons();
     }
+  });
+  $("eval-on").addEventListener("change", () => {
+    if ($("eval-on").checked) evaluate();
+  });
+  $("eval-all").addEventListener("click", evaluateAll);
+  $("curve").addEventListener("click", (event) => {
+    const point = event.target.closest("[data-ply]");
+    if (point && page.game) show(Number(point.dataset.ply));
   });
   $("first").addEventListener("click", () => show(0));
   $("prev").addEventListener("click", () => show(page.game.view.ply - 1));

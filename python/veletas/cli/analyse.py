@@ -1,0 +1,171 @@
+"""``veletas analyse``: the bot's best moves in a position, with their chances."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+import time
+from typing import Any
+
+from veletas import games
+from veletas.cli import options
+from veletas.cli.playout import seed
+from veletas.cli.progress import LINE_SECONDS
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a positive, finite number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not (value > 0 and value < float("inf")):
+        raise argparse.ArgumentTypeError(f"must be a positive number, not {text}")
+    return value
+
+
+def add_search(parser: argparse.ArgumentParser, default_seconds: float) -> None:
+    """The options of the search: its budget, threads and seed."""
+    group = parser.add_argument_group("the search")
+    group.add_argument(
+        "--seconds",
+        type=seconds,
+        default=None,
+        help=f"search time per position (default {default_seconds:g}, or none with --iterations)",
+    )
+    group.add_argument(
+        "--iterations",
+        type=options.count,
+        metavar="N",
+        help="playouts per position and thread (reproducible without --seconds)",
+    )
+    group.add_argument(
+        "--threads", type=options.positive, default=1, help="search threads (default 1)"
+    )
+    group.add_argument("--seed", type=seed, default=0, help="the search's seed (default 0)")
+    parser.set_defaults(default_seconds=default_seconds)
+
+
+def budget(args: argparse.Namespace) -> tuple[float | None, int | None]:
+    """The seconds and iterations that :func:`add_search` parsed."""
+    if args.seconds is None and args.iterations is None:
+        return args.default_seconds, None
+    return args.seconds, args.iterations
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "analyse",
+        help="search a position and print the best moves with their chances to win",
+        description=(
+            "Search the position of a position string with the MCTS bot and print its "
+            "most searched moves: each move's playouts, its share and the chance to win "
+            "of the player to act after it, the proven result where the search proved "
+            "one and the line it expects. The chance of the position is the mean of its "
+            "moves' chances, weighted by their playouts."
+        ),
+        epilog=(
+            "examples:\n"
+            "  veletas analyse '7/2x4/7/1s5/7/o1s2s1/7 b play 3'\n"
+            "  veletas analyse '6/7/8/9/10/10/9/8/7/6 l open' --game meridians --seconds 3"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("fen", help="the position string, e.g. '7/2x4/7/1s5/7/o1s2s1/7 b play 3'")
+    parser.add_argument(
+        "--top", type=options.positive, default=5, help="how many moves to list (default 5)"
+    )
+    add_search(parser, 1.0)
+    options.add_rules(parser, skip=frozenset({"size"}))
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from veletas.bots import MctsBot
+    from veletas.review import evaluate
+
+    board = options.board_from(args, args.fen)
+    room = games.game_of(board).records
+    if board.is_game_over():
+        winner = board.winner
+        won = "nobody" if winner is None else room.PLAYERS[int(winner)]
+        print(
+            f"veletas: error: the game is over in {board.fen()!r} ({won} won): "
+            "there is no move to analyse",
+            file=sys.stderr,
+        )
+        return 2
+    limit, iterations = budget(args)
+    bot = MctsBot(seconds=limit, iterations=iterations, threads=args.threads, seed=args.seed)
+    to_act = room.PLAYERS[int(board.turn)]
+    said = " or ".join(
+        part
+        for part in (
+            f"{limit:g} s" if limit is not None else "",
+            f"{iterations:,} playouts" if iterations is not None else "",
+        )
+        if part
+    )
+    print(f"analysing {board.fen()} ({to_act} to act) for {said}...", file=sys.stderr, flush=True)
+    evaluation = _in_background(lambda stop: evaluate(bot, board, stop=stop), limit)
+    analysis = evaluation.analysis
+    assert analysis is not None  # the game is not over
+    print(
+        f"{to_act} to act in {board.fen()}: {to_act}'s chance to win {evaluation.chance:.0%}"
+        f"{_proven(evaluation.proven)}; {analysis.iterations:,} playouts in "
+        f"{analysis.seconds:.2f} s"
+    )
+    print()
+    print(f"  {'move':<14} {'win':>5} {'playouts':>11} {'share':>6}  proven")
+    for rank, stats in enumerate(analysis.moves[: args.top], start=1):
+        proven = getattr(stats, "proven", None) or ""
+        print(
+            f"{rank:>2}. {stats.move!s:<12} {stats.value:>5.0%} {stats.visits:>11,} "
+            f"{stats.share:>6.1%}  {proven}".rstrip()
+        )
+    if evaluation.line:
+        print()
+        print("line: " + " ".join(str(move) for move in evaluation.line))
+    return 0
+
+
+def _proven(proven: str | None) -> str:
+    return "" if proven is None else f" (proven {proven})"
+
+
+def _in_background(work: Any, limit: float | None) -> Any:
+    """``work(stop)`` in a thread, so that Ctrl-C here stops the search; a
+    line on stderr every :data:`~veletas.cli.progress.LINE_SECONDS` says how
+    far a long search is."""
+    from veletas.bots import StopFlag
+
+    stop = StopFlag()
+    found: list[Any] = []
+    failed: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            found.append(work(stop))
+        except BaseException as error:  # handed to the main thread
+            failed.append(error)
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    start = time.monotonic()
+    shown = start
+    try:
+        while thread.is_alive():
+            thread.join(0.1)
+            now = time.monotonic()
+            if thread.is_alive() and now - shown >= LINE_SECONDS:
+                shown = now
+                of = f" of {limit:g}" if limit is not None else ""
+                print(f"searching: {now - start:.0f}{of} s", file=sys.stderr, flush=True)
+    except KeyboardInterrupt:
+        stop.set()
+        thread.join()
+        raise
+    if failed:
+        raise failed[0]
+    return found[0]
