@@ -5,7 +5,10 @@
 - the micro policy against the uniform one;
 - veletas micro games on 10x10 against OpenSpiel's C++ random games of
   ``amazons`` (10x10, a queen move then a shot), played whole inside C++
-  (target: 25x).
+  (target: 25x);
+- the same for each back end of the bit kernels this CPU can run
+  (:mod:`veletas.kernels`), each against the same OpenSpiel run, and each
+  back end's uniform playouts.
 
 All on the standard game (10x10, 7 shooters) from the start position.
 """
@@ -17,6 +20,7 @@ import pytest
 import veletas
 import veletas.reference
 from conftest import games_per_second
+from veletas import kernels
 
 
 def rust(policy: str = "micro", threads: int = 1):
@@ -83,3 +87,29 @@ def test_micro_against_openspiel_amazons(benchmark, report) -> None:
         games_per_second(openspiel_amazons, 3_000),
         target=25,
     )
+
+
+def test_each_kernel_against_openspiel_amazons(benchmark, report) -> None:
+    """Every back end in one run: micro games against the same OpenSpiel
+    amazons rate, and uniform games; the default back end is put back."""
+    benchmark.group = "kernels"
+    default = kernels.backend()
+    benchmark.extra_info["default kernel"] = default
+    benchmark.pedantic(rust(), args=(20_000,), rounds=1)
+    amazons = games_per_second(openspiel_amazons, 3_000)
+    try:
+        for name in kernels.backends():
+            kernels.use(name)
+            report(
+                f"veletas micro vs OpenSpiel amazons, {name} kernel (10x10, one thread)",
+                f"{name} micro",
+                games_per_second(rust(), 100_000),
+                "amazons",
+                amazons,
+                target=40,
+            )
+            benchmark.extra_info[f"{name} uniform games/s"] = games_per_second(
+                rust("uniform"), 20_000
+            )
+    finally:
+        kernels.use(default)

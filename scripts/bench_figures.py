@@ -179,7 +179,9 @@ class Bench:
         brand = cpu.get("brand_raw") or info.get("processor") or "unknown CPU"
         count = cpu.get("count")
         cpus = f"{count}-CPU " if count else ""
-        return f"a {cpus}{brand} machine with Python {info['python_version']}"
+        kernel = info.get("veletas_kernel")
+        kernels = f", the {kernel} kernel back end" if kernel else ""
+        return f"a {cpus}{brand} machine with Python {info['python_version']}{kernels}"
 
 
 def _most(*reads: Callable[[Bench], float]) -> Callable[[Bench], float]:

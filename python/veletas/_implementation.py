@@ -1,5 +1,7 @@
 """Which engine serves: the compiled extension or the pure-Python reference
-(``VELETAS_IMPLEMENTATION=rust|python``), read once for every game."""
+(``VELETAS_IMPLEMENTATION=rust|python``), read once for every game; and
+which back end the extension's bit kernels run (``VELETAS_KERNEL``, see
+:mod:`veletas.kernels`), read once too."""
 
 from __future__ import annotations
 
@@ -17,15 +19,34 @@ IMPLEMENTATION = os.environ.get("VELETAS_IMPLEMENTATION", "rust" if native else 
 """The backend in use: ``"rust"`` (the default) or ``"python"`` (the default
 where the extension is not built)."""
 
-if IMPLEMENTATION not in ("rust", "python"):
-    _message = f"unknown VELETAS_IMPLEMENTATION {IMPLEMENTATION!r}: expected 'rust' or 'python'"
-    _package = __name__.partition(".")[0]  # the command has the package's name
-    _command = sys.orig_argv[1:3] == ["-m", f"{_package}.cli"]
-    if _command or os.path.basename(sys.argv[0]) == _package:
-        # The command line: its one-line error, not a traceback of the import.
-        print(f"veletas: error: {_message}", file=sys.stderr)
+
+def _refuse(error: Exception) -> None:
+    """Refuses a bad variable: on the command line with its one-line error,
+    not a traceback of the import; else by raising ``error``."""
+    package = __name__.partition(".")[0]  # the command has the package's name
+    command = sys.orig_argv[1:3] == ["-m", f"{package}.cli"]
+    if command or os.path.basename(sys.argv[0]) == package:
+        print(f"veletas: error: {error}", file=sys.stderr)
         raise SystemExit(2)
-    raise ImportError(_message)
+    raise error
+
+
+if IMPLEMENTATION not in ("rust", "python"):
+    _refuse(
+        ImportError(
+            f"unknown VELETAS_IMPLEMENTATION {IMPLEMENTATION!r}: expected 'rust' or 'python'"
+        )
+    )
+
+KERNEL = os.environ.get("VELETAS_KERNEL") or None
+"""The back end of the bit kernels that ``VELETAS_KERNEL`` chose, or ``None``
+for the default of the CPU."""
+
+if KERNEL is not None and native is not None:
+    try:
+        native.set_kernel_backend(KERNEL)
+    except ValueError as error:  # KernelError: unknown, or not for this CPU
+        _refuse(error)
 
 
 def version() -> str:

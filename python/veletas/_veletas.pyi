@@ -37,14 +37,28 @@ __all__ = [
     "VectorEnv",
     "__version__",
     "greedy_move",
+    "kernel_backend",
+    "kernel_backends",
     "meridians_greedy_move",
     "meridians_playouts",
     "meridians_random_move",
     "random_move",
     "run_playouts",
+    "set_kernel_backend",
 ]
 
 __version__: str
+
+def kernel_backend() -> str:
+    """The name of the back end the kernels run: ``"portable"`` or ``"x86-64-v3"``."""
+
+def kernel_backends() -> list[str]:
+    """The names of the back ends this CPU can run, the portable one first."""
+
+def set_kernel_backend(name: str | None) -> None:
+    """Chooses the back end of every kernel by name; ``None`` goes back to the
+    default of this CPU. Raises ``KernelError`` for a name that is unknown or
+    that this CPU cannot run, leaving the choice as it was."""
 
 @final
 class Move:

@@ -14,6 +14,7 @@ __all__ = [
     "InvalidPlayerError",
     "InvalidRecordError",
     "InvalidRulesError",
+    "KernelError",
     "LimitError",
     "OutputFileError",
     "VeletasError",
@@ -56,6 +57,11 @@ class InvalidRecordError(VeletasError):
         """The line of the record (from 1) where the problem is, if known."""
         self.move = move
         """The move text at fault, if the problem is a move."""
+
+
+class KernelError(VeletasError):
+    """A back end of the bit kernels (``VELETAS_KERNEL``) that is unknown or
+    that this CPU cannot run; the message names it and the ones it can."""
 
 
 class LimitError(VeletasError):

@@ -5,7 +5,8 @@
 //! `cargo bench --bench meridians` (release profile). Optional arguments:
 //! `--games N` (default 20000), `--threads T` (default 1), `--size S` (default
 //! all three), `--pie`, `--only perft|games`, `--depth N` (an extra,
-//! unchecked perft depth, counted once). Run without `--bench` (as by
+//! unchecked perft depth, counted once), `--kernel NAME` (a back end of the
+//! bit kernels, `portable` or `x86-64-v3`; default: the CPU's). Run without `--bench` (as by
 //! `cargo test --benches`), it checks the counts once and plays 20 games
 //! (or `--games N`), timing nothing that it repeats: for profilers.
 
@@ -53,6 +54,15 @@ fn main() {
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--bench" => timing = true,
+            "--kernel" => {
+                let name: String = value(&mut args, "--kernel NAME");
+                let chosen = _veletas::cpu::Backend::parse(&name)
+                    .and_then(|backend| _veletas::cpu::set_backend(Some(backend)));
+                if let Err(error) = chosen {
+                    eprintln!("{error}");
+                    std::process::exit(2);
+                }
+            }
             "--games" => games = Some(value(&mut args, "--games N")),
             "--only" => only = Some(value::<String>(&mut args, "--only perft|games")),
             "--threads" => threads = value(&mut args, "--threads T"),
@@ -128,8 +138,9 @@ fn random_games(sizes: &[Size], pie: bool, games: usize, threads: usize, timing:
             decisions.iter().map(|&d| f64::from(d)).sum::<f64>() / games as f64,
         );
         println!(
-            "{size} pie={pie} random games: {games} on {threads} thread(s) in {seconds:.3} s: \
-             {rate:.0} games/s, {length:.1} moves a game"
+            "{size} pie={pie} random games ({} kernel): {games} on {threads} thread(s) in \
+             {seconds:.3} s: {rate:.0} games/s, {length:.1} moves a game",
+            _veletas::cpu::backend()
         );
     }
 }

@@ -4,7 +4,8 @@
 //! `cargo bench --bench playout` (release profile). Optional arguments:
 //! `--games N` (default 20000), `--threads T` (default 1), `--variant NAME`,
 //! `--policy NAME` (default both), `--claimed-shooters-block` (Boardspace's
-//! rules instead of the default ones).
+//! rules instead of the default ones), `--kernel NAME` (a back end of the bit
+//! kernels, `portable` or `x86-64-v3`; default: the CPU's).
 //! Run without `--bench` (as by `cargo test --benches`), it plays a few games
 //! only, to check that it runs.
 
@@ -27,6 +28,15 @@ fn main() {
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--bench" => timing = true,
+            "--kernel" => {
+                let name: String = value(&mut args, "--kernel NAME");
+                let chosen = _veletas::cpu::Backend::parse(&name)
+                    .and_then(|backend| _veletas::cpu::set_backend(Some(backend)));
+                if let Err(error) = chosen {
+                    eprintln!("{error}");
+                    std::process::exit(2);
+                }
+            }
             "--games" => games = value(&mut args, "--games N"),
             "--threads" => threads = value(&mut args, "--threads T"),
             "--policy" => policies.push(value(&mut args, "--policy NAME")),
@@ -73,7 +83,8 @@ fn main() {
                 result.plies.iter().map(|&p| f64::from(p)).sum::<f64>() / games as f64,
             );
             println!(
-                "{variant} {policy}: {games} games on {threads} thread(s) in {seconds:.3} s: {rate:.0} games/s, {plies:.1} plies a game"
+                "{variant} {policy} ({} kernel): {games} games on {threads} thread(s) in {seconds:.3} s: {rate:.0} games/s, {plies:.1} plies a game",
+                _veletas::cpu::backend()
             );
         }
     }

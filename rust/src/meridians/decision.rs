@@ -540,4 +540,39 @@ mod tests {
             }
         }
     }
+
+    /// The same games for the same seed on every back end the CPU can run,
+    /// chosen as the package chooses one (`cpu::set_backend`).
+    #[test]
+    fn every_backend_plays_the_same_stream() {
+        use crate::cpu::{Backend, set_backend};
+        let mut streams = Vec::new();
+        for backend in Backend::supported() {
+            set_backend(Some(backend)).unwrap();
+            let mut games = Vec::new();
+            for size in Size::ALL {
+                let start = DecisionState::new(Position::new(size).with_pie(true));
+                games.push(
+                    Batch::new(5, 60)
+                        .run(std::num::NonZeroUsize::new(1), |rng| {
+                            let mut state = start;
+                            let mut actions = Vec::new();
+                            play_micro(&mut state, rng, |_, action| actions.push(action));
+                            (state.winner(), actions, state.position().fen())
+                        })
+                        .unwrap(),
+                );
+            }
+            streams.push((backend, games));
+        }
+        set_backend(None).unwrap();
+        let (first, expected) = &streams[0];
+        for (backend, games) in &streams[1..] {
+            assert!(
+                games == expected,
+                "{backend} plays other games than {first}"
+            );
+        }
+        assert!(streams.len() == Backend::supported().len());
+    }
 }

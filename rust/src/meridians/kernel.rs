@@ -309,7 +309,7 @@ impl Kernel for Portable {
 }
 
 /// The position of the `k`-th set bit of `word`, which has more than `k`:
-/// by `pdep` where the CPU has a fast one, else by halving with bit counts
+/// by `pdep` on the x86-64-v3 back end, else by halving with bit counts
 /// ([`crate::bits::select`]).
 ///
 /// A playout picks every random action with it, on the path from one move
@@ -317,8 +317,8 @@ impl Kernel for Portable {
 #[inline(always)]
 pub(crate) fn select(word: u64, k: u32) -> u32 {
     #[cfg(target_arch = "x86_64")]
-    if *x86::FAST_PDEP {
-        // SAFETY: `FAST_PDEP` is set only on a CPU with BMI2.
+    if crate::cpu::backend() == crate::cpu::Backend::X86V3 {
+        // SAFETY: the x86-64-v3 back end is chosen only on a CPU with BMI2.
         return unsafe { x86::select_pdep(word, k) };
     }
     crate::bits::select(word, k)
@@ -341,13 +341,7 @@ mod x86 {
         _mm256_xor_si256, _pdep_u64,
     };
 
-    use std::sync::LazyLock;
-
     use super::{Bitboard, Direction, Kernel, Point};
-
-    /// Whether the CPU has BMI2 with a fast `pdep` (detected once, by the
-    /// rules of [`crate::cpu::fast_x86_v3`]).
-    pub(super) static FAST_PDEP: LazyLock<bool> = LazyLock::new(crate::cpu::fast_x86_v3);
 
     /// [`super::select`] by `pdep`: the `k`-th set bit of `word` is where
     /// `pdep` deposits bit `k`.
@@ -378,6 +372,13 @@ mod x86 {
         #[inline]
         pub fn detect() -> Option<Avx2> {
             std::arch::is_x86_feature_detected!("avx2").then_some(Avx2(()))
+        }
+
+        /// `Some` where the chosen back end ([`crate::cpu::backend`]) is
+        /// the x86-64-v3 one, which is chosen only where the CPU has AVX2.
+        #[inline]
+        pub fn chosen() -> Option<Avx2> {
+            (crate::cpu::backend() == crate::cpu::Backend::X86V3).then_some(Avx2(()))
         }
     }
 
@@ -793,8 +794,8 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn pdep_selects_like_the_halving() {
-        // Not on a CPU without a fast pdep: nothing to test there.
-        if !*x86::FAST_PDEP {
+        // Not on a CPU without BMI2: nothing to test there.
+        if !crate::cpu::Backend::X86V3.is_supported() {
             return;
         }
         let mut rng = Rng::for_game(31, 0);
@@ -805,7 +806,7 @@ mod tests {
                 _ => rng.next_u64() | rng.next_u64(),
             };
             for k in 0..word.count_ones() {
-                // SAFETY: `FAST_PDEP` is set only on a CPU with BMI2.
+                // SAFETY: the CPU has BMI2 (checked above).
                 let bit = unsafe { x86::select_pdep(word, k) };
                 assert_eq!(bit, crate::bits::select(word, k));
             }

@@ -500,7 +500,7 @@ impl Position {
     /// Works out the legal placements (and the cuts) anew.
     fn refresh(&mut self) {
         #[cfg(target_arch = "x86_64")]
-        if let Some(avx2) = Avx2::detect() {
+        if let Some(avx2) = Avx2::chosen() {
             // SAFETY: an `Avx2` exists only on a CPU with AVX2.
             return unsafe { self.refresh_avx2(avx2) };
         }
@@ -563,7 +563,7 @@ impl Position {
     #[inline]
     fn place(&mut self, point: Point) -> Bitboard {
         #[cfg(target_arch = "x86_64")]
-        if let Some(avx2) = Avx2::detect() {
+        if let Some(avx2) = Avx2::chosen() {
             // SAFETY: an `Avx2` exists only on a CPU with AVX2.
             return unsafe { self.place_avx2(avx2, point) };
         }

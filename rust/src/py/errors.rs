@@ -10,6 +10,7 @@ pyo3::import_exception!(veletas.errors, IllegalMoveError);
 pyo3::import_exception!(veletas.errors, InvalidFenError);
 pyo3::import_exception!(veletas.errors, InvalidMoveError);
 pyo3::import_exception!(veletas.errors, InvalidRulesError);
+pyo3::import_exception!(veletas.errors, KernelError);
 
 /// The text of a position string for the parser. A `str` with lone
 /// surrogates is not UTF-8: each surrogate becomes a `?`, one character for

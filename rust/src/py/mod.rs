@@ -10,6 +10,7 @@
 mod args;
 mod bots;
 mod errors;
+mod kernel;
 mod meridians;
 mod stop;
 mod vector;
@@ -20,7 +21,7 @@ use pyo3::prelude::*;
 /// The native half of the `veletas` package: for each game, its `Board`,
 /// `Move`, `LegalMoves`, `VectorEnv`, batch playouts and the bots' search
 /// (and Veletas's `DecisionState`), each game registered by its room under
-/// its prefix; and the generic `StopFlag`.
+/// its prefix; and the generic `StopFlag` and kernel back-end choice.
 #[pymodule(gil_used = false)]
 mod _veletas {
     use pyo3::prelude::*;
@@ -31,6 +32,7 @@ mod _veletas {
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+        super::kernel::register(m)?;
         super::veletas::register(m)?;
         super::meridians::register(m)
     }

@@ -190,6 +190,13 @@ mod x86 {
             crate::cpu::has_x86_v3().then_some(X86V3(()))
         }
 
+        /// `Some` where the chosen back end ([`crate::cpu::backend`]) is
+        /// this one, which is chosen only where the CPU supports it.
+        #[inline]
+        pub fn chosen() -> Option<X86V3> {
+            (crate::cpu::backend() == crate::cpu::Backend::X86V3).then_some(X86V3(()))
+        }
+
         /// The squares of `set` among the lines of `star`, packed.
         #[inline(always)]
         fn pack(self, star: &Star, set: Bitboard) -> u64 {

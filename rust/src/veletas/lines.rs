@@ -86,10 +86,14 @@ static NEIGHBOURS: [Bitboard; ROWS] = {
 /// square in `blockers` (that square included) or at the edge of the 10x10
 /// grid. `from` itself is not included.
 ///
-/// Branch-free: a ray that runs up the bit order keeps its bits up to its
-/// lowest blocker (`hit ^ (hit - 1)` masks them; all of them without a
-/// blocker); one that runs down loses the ray beyond its highest blocker, a
-/// second table lookup, with bit 0 standing in for "no blocker".
+/// Branch-free, one line (two opposite rays) at a time, by the obstruction
+/// difference: with `highest` the highest blocker on the ray down (bit 0
+/// standing in for none) and `hit` the blockers on the ray up, the squares
+/// from `highest` to the lowest of `hit` are the bits that
+/// `hit ^ (hit - highest)` sets; the line's own squares are kept. (One
+/// subtraction per line where a ray at a time took two table lookups more:
+/// about 7% fewer instructions in a micro playout, 10% in a uniform one,
+/// docs/architecture.md.)
 ///
 /// # Examples
 ///
@@ -107,18 +111,44 @@ static NEIGHBOURS: [Bitboard; ROWS] = {
 pub fn lines(from: Square, blockers: Bitboard) -> Bitboard {
     let up = &RAYS_UP[from.index()];
     let down = &RAYS_DOWN[from.index()];
+    let line = &LINES[from.index()];
     let mut seen = 0;
     for dir in 0..4 {
-        let ray = up[dir];
-        let hit = ray & blockers.0;
-        seen |= ray & (hit ^ hit.wrapping_sub(1));
-        let ray = down[dir];
-        // Bit 0 stands in for "no blocker": the ray from a1 is empty.
-        let first = ((ray & blockers.0) | 1).ilog2() as usize;
-        seen |= ray ^ RAYS_DOWN[first][dir];
+        // Bit 0 stands in for "no blocker below".
+        let below = ((down[dir] & blockers.0) | 1).ilog2() as usize;
+        let hit = up[dir] & blockers.0;
+        seen |= (hit ^ hit.wrapping_sub(BITS[below])) & line[dir];
     }
     Bitboard(seen)
 }
+
+/// The set of each bit index alone, for `highest` (a load beats a variable
+/// shift of a `u128`).
+static BITS: [u128; ROWS] = {
+    let mut bits = [0; ROWS];
+    let mut index = 0;
+    while index < ROWS {
+        bits[index] = 1 << index;
+        index += 1;
+    }
+    bits
+};
+
+/// The squares of the 4 lines of each square: `RAYS_UP | RAYS_DOWN` by
+/// direction.
+static LINES: [[u128; 4]; ROWS] = {
+    let mut table = [[0; 4]; ROWS];
+    let mut index = 0;
+    while index < ROWS {
+        let mut dir = 0;
+        while dir < 4 {
+            table[index][dir] = ray(index as u32, UP[dir]) | ray(index as u32, DOWN[dir]);
+            dir += 1;
+        }
+        index += 1;
+    }
+    table
+};
 
 /// [`lines`], one direction at a time: `[up, down]`, where `up[i]` and
 /// `down[i]` run in opposite directions from `from`.

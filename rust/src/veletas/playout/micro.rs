@@ -1,9 +1,6 @@
 //! The "micro" policy, turn by turn: each decision of the action encoding
 //! drawn uniformly, on the bit kernels of [`super::super::kernel`].
 
-#[cfg(target_arch = "x86_64")]
-use std::sync::LazyLock;
-
 use super::super::bitboard::Bitboard;
 use super::super::color::Color;
 use super::super::decision::{Action, DecisionState};
@@ -27,7 +24,7 @@ pub(super) fn play_micro_game(
     moves: Option<&mut Vec<MoveRecord>>,
 ) -> Outcome {
     #[cfg(target_arch = "x86_64")]
-    if let Some(x86_v3) = *X86_V3 {
+    if let Some(x86_v3) = X86V3::chosen() {
         // SAFETY: an `X86V3` exists only on a CPU with its features.
         return unsafe {
             if start.rules().claims_cascade() {
@@ -62,10 +59,6 @@ unsafe fn play_micro_game_x86_v3<const CASCADE: bool>(
 ) -> Outcome {
     play_micro_game_with::<_, CASCADE>(x86_v3, start, swapped, rng, moves)
 }
-
-/// Whether the playouts use [`X86V3`], detected once.
-#[cfg(target_arch = "x86_64")]
-static X86_V3: LazyLock<Option<X86V3>> = LazyLock::new(X86V3::detect);
 
 /// One micro game from `start`, move by move, with the bit work of `bits`;
 /// `CASCADE` is [`Rules::claims_cascade`] of its rules, a constant so that

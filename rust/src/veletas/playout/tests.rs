@@ -261,10 +261,47 @@ fn portable_turns_follow_the_decisions() {
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn x86_v3_turns_follow_the_decisions() {
-    // Not on a CPU without it (or with a slow one): nothing to test there.
-    if let Some(x86_v3) = X86V3::detect() {
+    // Wherever the CPU has its instructions, fast or not.
+    if let Some(x86_v3) = X86V3::supported() {
         check_turns_follow_decisions(x86_v3);
     }
+}
+
+/// The same games for the same seed on every back end the CPU can run,
+/// chosen as the package chooses one (`cpu::set_backend`).
+#[test]
+fn every_backend_plays_the_same_stream() {
+    use crate::cpu::{Backend, set_backend};
+    let mut streams = Vec::new();
+    for backend in Backend::supported() {
+        set_backend(Some(backend)).unwrap();
+        assert_eq!(crate::cpu::backend(), backend);
+        let mut games = Vec::new();
+        for variant in Variant::ALL {
+            for policy in [Policy::Micro, Policy::Uniform] {
+                let start = Position::new(Rules::variant(variant));
+                games.push(playouts(start, false, policy, Batch::new(11, 40), None, true).unwrap());
+            }
+        }
+        streams.push((backend, games));
+    }
+    set_backend(None).unwrap();
+    let (first, expected) = &streams[0];
+    for (backend, games) in &streams[1..] {
+        assert!(
+            games == expected,
+            "{backend} plays other games than {first}"
+        );
+    }
+    let names: Vec<&str> = streams.iter().map(|(backend, _)| backend.name()).collect();
+    let _ = std::io::Write::write_all(
+        &mut std::io::stderr(),
+        format!(
+            "\nplayout streams: checked the back ends {}\n",
+            names.join(", ")
+        )
+        .as_bytes(),
+    );
 }
 
 #[test]

@@ -1,7 +1,9 @@
 //! The "uniform" policy: every legal move of a position equally likely.
 
 use super::super::bitboard::Bitboard;
-use super::super::lines;
+#[cfg(target_arch = "x86_64")]
+use super::super::kernel::X86V3;
+use super::super::kernel::{Bits, Portable};
 use super::super::moves::Move;
 use super::super::position::{Phase, Position};
 use super::super::square::Square;
@@ -10,6 +12,41 @@ use super::record::{MoveRecord, record};
 use crate::rng::Rng;
 
 pub(super) fn play_uniform_game(
+    pos: Position,
+    swapped: bool,
+    rng: &mut Rng,
+    moves: Option<&mut Vec<MoveRecord>>,
+) -> Outcome {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(x86_v3) = X86V3::chosen() {
+        // SAFETY: an `X86V3` exists only on a CPU with its features.
+        return unsafe { play_uniform_game_x86_v3(x86_v3, pos, swapped, rng, moves) };
+    }
+    play_uniform_game_with(Portable, pos, swapped, rng, moves)
+}
+
+/// [`play_uniform_game_with`] compiled for the features of [`X86V3`], so
+/// that its instructions are inlined into the sampler.
+///
+/// # Safety
+///
+/// The CPU must have these features.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt")]
+unsafe fn play_uniform_game_x86_v3(
+    x86_v3: X86V3,
+    pos: Position,
+    swapped: bool,
+    rng: &mut Rng,
+    moves: Option<&mut Vec<MoveRecord>>,
+) -> Outcome {
+    play_uniform_game_with(x86_v3, pos, swapped, rng, moves)
+}
+
+/// One uniform game from `pos`, the sampler's reaches on `bits`.
+#[inline(always)]
+fn play_uniform_game_with<B: Bits>(
+    bits: B,
     mut pos: Position,
     mut swapped: bool,
     rng: &mut Rng,
@@ -17,7 +54,7 @@ pub(super) fn play_uniform_game(
 ) -> Outcome {
     let mut sampler = UniformSampler::new(pos.rules().size());
     let mut plies = 0;
-    while let Some(m) = sampler.draw(&pos, rng) {
+    while let Some(m) = sampler.draw_with(bits, &pos, rng) {
         pos.play_unchecked(m);
         swapped |= m == Move::Swap;
         plies += 1;
@@ -82,6 +119,13 @@ impl UniformSampler {
 
     /// A uniformly drawn legal move of `pos`, or `None` without any.
     pub fn draw(&mut self, pos: &Position, rng: &mut Rng) -> Option<Move> {
+        self.draw_with(Portable, pos, rng)
+    }
+
+    /// [`UniformSampler::draw`] with the bit work of `bits` (the same move
+    /// on every back end).
+    #[inline(always)]
+    fn draw_with<B: Bits>(&mut self, bits: B, pos: &Position, rng: &mut Rng) -> Option<Move> {
         if pos.winner().is_some() {
             return None;
         }
@@ -95,18 +139,19 @@ impl UniformSampler {
                 0 => Some(Move::Swap),
                 k => placements.nth(k - 1).map(Move::Shooter),
             },
-            Phase::Play => self.draw_play(pos, rng),
+            Phase::Play => self.draw_play(bits, pos, rng),
         }
     }
 
-    fn draw_play(&mut self, pos: &Position, rng: &mut Rng) -> Option<Move> {
+    #[inline(always)]
+    fn draw_play<B: Bits>(&mut self, bits: B, pos: &Position, rng: &mut Rng) -> Option<Move> {
         let blockers = pos.blockers();
         let empty = pos.empty();
         self.reaches.clear();
         let mut targets = Bitboard::EMPTY;
         let mut pairs = 0;
         for shooter in pos.shooters() {
-            let reach = lines::reach(shooter, blockers, empty);
+            let reach = bits.squares(bits.reach(shooter, blockers, empty));
             targets |= reach;
             pairs += reach.count();
             self.reaches.push((shooter, reach));
@@ -122,28 +167,29 @@ impl UniformSampler {
             let (slot, seat) = ((r / u64::from(seats)) as u32, (r % u64::from(seats)) as u32);
             if slot < stones {
                 if seat == 0 {
-                    return targets.nth(slot).map(Move::Stone);
+                    return Some(Move::Stone(bits.nth_square(targets, slot)));
                 }
                 continue;
             }
-            let (origin, destination) = self.pair(slot - stones);
-            let shots = lines::reach(destination, blockers.without(origin), empty.with(origin));
-            if let Some(target) = shots.nth(seat) {
+            let (origin, destination) = self.pair(bits, slot - stones);
+            let shots = bits.reach(destination, blockers.without(origin), empty.with(origin));
+            if seat < bits.count(shots) {
                 return Some(Move::Shot {
                     origin,
                     destination,
-                    target,
+                    target: bits.nth(shots, seat),
                 });
             }
         }
     }
 
     /// The `k`-th (origin, destination) pair of the current position.
-    fn pair(&self, mut k: u32) -> (Square, Square) {
+    #[inline(always)]
+    fn pair<B: Bits>(&self, bits: B, mut k: u32) -> (Square, Square) {
         for &(origin, reach) in &self.reaches {
             let count = reach.count();
             if k < count {
-                return (origin, reach.nth(k).expect("k is below the count"));
+                return (origin, bits.nth_square(reach, k));
             }
             k -= count;
         }
