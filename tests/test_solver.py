@@ -101,8 +101,12 @@ def test_uct_and_mcts_are_options_of_the_bot_and_the_spec() -> None:
     assert isinstance(made, MctsBot)
     assert (made.algorithm, made.iterations, made.threads, made.seed) == ("uct", 300, 2, 5)
     assert BotSpec.parse("uct:iterations=300").reproducible
-    assert BotSpec.parse("uct:seconds=0.5").make(0).seconds == 0.5
-    assert BotSpec.parse("mcts").make(0).algorithm == "mcts"
+    timed = BotSpec.parse("uct:seconds=0.5").make(0)
+    assert isinstance(timed, MctsBot)
+    assert timed.seconds == 0.5
+    default = BotSpec.parse("mcts").make(0)
+    assert isinstance(default, MctsBot)
+    assert default.algorithm == "mcts"
     with pytest.raises(InvalidPlayerError, match="threads must be a whole number of 1 to 256"):
         BotSpec.parse("mcts:threads=0")
 
