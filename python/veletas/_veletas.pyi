@@ -568,13 +568,15 @@ class MctsPlayer:
     """The Monte Carlo tree search behind :class:`veletas.MctsBot`; it keeps
     its trees between calls.
 
-    :raises ValueError: for ``threads`` or ``max_nodes`` of 0, or a negative
-        or non-finite ``exploration``.
+    :raises ValueError: for an ``algorithm`` other than ``"mcts"`` (the
+        solver) and ``"uct"`` (plain UCT), ``threads`` or ``max_nodes`` of 0,
+        or a negative or non-finite ``exploration``.
     """
 
     def __new__(
         cls,
         *,
+        algorithm: str = "mcts",
         threads: int = 1,
         seed: int = 0,
         exploration: float = 0.7,
@@ -612,11 +614,13 @@ class MctsPlayer:
         seconds: float | None = None,
         stop: StopFlag | None = None,
         top: int = 5,
-    ) -> tuple[list[tuple[str, int, float]], int, int] | None:
+    ) -> tuple[list[tuple[str, int, float, bool | None]], int, int, list[str]] | None:
         """Searches the turn of ``fen`` without playing: ``(moves, visits,
-        iterations)``, the ``top`` most visited whole moves as ``(move,
-        visits, value)``, the visits of the position and the iterations run;
-        None at the end of the game. The trees stay at ``fen``.
+        iterations, line)``, the ``top`` most visited whole moves as ``(move,
+        visits, value, proven)`` (proven: True a proven win for the player to
+        act, False a proven loss), the visits of the position, the iterations
+        run and the principal variation; None at the end of the game. The
+        trees stay at ``fen``.
 
         :raises ValueError: without a positive budget.
         :raises InvalidFenError: for a refused position string.
@@ -781,6 +785,7 @@ class MeridiansMctsPlayer:
     def __new__(
         cls,
         *,
+        algorithm: str = "mcts",
         threads: int = 1,
         seed: int = 0,
         exploration: float = 1.4,
@@ -806,7 +811,7 @@ class MeridiansMctsPlayer:
         seconds: float | None = None,
         stop: StopFlag | None = None,
         top: int = 5,
-    ) -> tuple[list[tuple[str, int, float]], int, int] | None: ...
+    ) -> tuple[list[tuple[str, int, float, bool | None]], int, int, list[str]] | None: ...
     def clear(self) -> None: ...
 
 @final

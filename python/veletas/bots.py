@@ -39,6 +39,7 @@ from veletas import _veletas, games
 from veletas.limits import check_threads
 
 __all__ = [
+    "ALGORITHMS",
     "DEFAULT_SECONDS",
     "Analysis",
     "Bot",
@@ -95,6 +96,11 @@ class MoveStats:
     """``visits`` as a share of the playouts of the position, 0 to 1."""
     value: float
     """The estimated chance that the player to act wins after the move, 0 to 1."""
+    proven: str | None = None
+    """What the solver proved of the move for the player to act: ``"win"``
+    (a forced win whatever the opponent does), ``"loss"`` (a forced loss
+    whatever the player does later), or None (not proven; always None with
+    ``algorithm="uct"``)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -106,9 +112,22 @@ class Analysis:
     visits: int
     """The playouts that went through the position (reused ones included)."""
     iterations: int
-    """The playouts this analysis ran."""
+    """The playouts this analysis ran (fewer than the budget once the
+    position is solved)."""
     seconds: float
     """The wall-clock time it took."""
+    principal_variation: list[Any] = dataclasses.field(default_factory=list)
+    """The line the search would play from the position: whole moves, of the
+    board's own ``Move`` type, for both players in turn, starting with the
+    player to act, as far as the search tree goes (a last turn it does not
+    complete is left out)."""
+
+
+ALGORITHMS = ("mcts", "uct")
+"""The searches of :class:`MctsBot`: ``mcts`` (the default, UCT with an MCTS
+solver) and ``uct`` (plain UCT, the fixed baseline)."""
+
+_PROVEN = {True: "win", False: "loss", None: None}
 
 
 def _check_stop(stop: object) -> Any:
@@ -218,12 +237,20 @@ class GreedyBot(_OnePlyBot):
 
 
 class MctsBot:
-    """Monte Carlo tree search: UCT with uniformly random playouts.
+    """Monte Carlo tree search: UCT with uniformly random playouts and, by
+    default, an MCTS solver.
 
     The search runs over the decisions of the game's action encoding: in
     Veletas the micro-decisions of a turn (a shooter or ``PASS``, its
     destination, the target), which share the budget, so that no node has
     more than N * N + 2 children; in Meridians a move is one decision.
+
+    The solver (``algorithm="mcts"``) proves the wins and losses that the
+    tree reaches and backs them up (a seat that acts several times in a row
+    is followed seat by seat): a proven win is played, a proven loss is
+    avoided while another move is not lost, and a proven position is not
+    played out again. ``algorithm="uct"`` is plain UCT, the baseline that
+    strength figures are measured against (``docs/bots.md``).
 
     :param seconds: thinking time per move.
     :param iterations: playouts per move and thread; with both, the search
@@ -238,9 +265,10 @@ class MctsBot:
     :param max_nodes: the most nodes one search tree holds (24 bytes each;
         default 8 million); a full tree stops growing and keeps refining
         its statistics.
-    :raises ValueError: for a budget that is not positive, ``threads`` below 1,
-        a seed outside 0 .. 2**64 - 1, a negative exploration constant or
-        ``max_nodes`` below 1.
+    :param algorithm: ``"mcts"`` (the default) or ``"uct"``, see above.
+    :raises ValueError: for an unknown ``algorithm``, a budget that is not
+        positive, ``threads`` below 1, a seed outside 0 .. 2**64 - 1, a
+        negative exploration constant or ``max_nodes`` below 1.
 
     The bot keeps its search trees from one move to the next: when it is
     asked about a position that its tree already explored (its own last move
@@ -260,6 +288,7 @@ class MctsBot:
     threads: int
     seed: int
     exploration: float | None
+    algorithm: str
     last_search: SearchInfo | None
     _players: dict[str, Any]
     _kwargs: dict[str, Any]
@@ -272,7 +301,10 @@ class MctsBot:
         seed: int = 0,
         exploration: float | None = None,
         max_nodes: int | None = None,
+        algorithm: str = "mcts",
     ) -> None:
+        if algorithm not in ALGORITHMS:
+            raise ValueError(f"algorithm must be 'mcts' or 'uct', got {algorithm!r}")
         if seconds is not None:
             if not isinstance(seconds, numbers.Real) or isinstance(seconds, bool):
                 raise TypeError(f"seconds must be a number, not {type(seconds).__name__}")
@@ -288,7 +320,11 @@ class MctsBot:
         if threads < 1:
             raise ValueError(f"threads must be 1 or more, got {threads!r}")
         check_threads(threads)
-        kwargs: dict[str, Any] = {"threads": int(threads), "seed": _check_seed(seed)}
+        kwargs: dict[str, Any] = {
+            "algorithm": algorithm,
+            "threads": int(threads),
+            "seed": _check_seed(seed),
+        }
         if exploration is not None:
             if not (isinstance(exploration, numbers.Real) and math.isfinite(exploration)):
                 raise ValueError(f"exploration must be a finite number, got {exploration!r}")
@@ -308,6 +344,7 @@ class MctsBot:
         self.threads = int(threads)
         self.seed = kwargs["seed"]
         self.exploration = exploration
+        self.algorithm = algorithm
         self._kwargs = kwargs
         self._players = {}
         self.last_search = None
@@ -384,12 +421,12 @@ class MctsBot:
         elapsed = time.perf_counter() - start
         if found is None:  # pragma: no cover - is_game_over() said otherwise
             raise ValueError(f"no legal move in {fen!r}")
-        moves, visits, iterations = found
+        moves, visits, iterations, line = found
         stats = [
-            MoveStats(_move(board, text), count, count / max(visits, 1), value)
-            for text, count, value in moves
+            MoveStats(_move(board, text), count, count / max(visits, 1), value, _PROVEN[proven])
+            for text, count, value, proven in moves
         ]
-        return Analysis(stats, visits, iterations, elapsed)
+        return Analysis(stats, visits, iterations, elapsed, [_move(board, text) for text in line])
 
     def reset(self) -> None:
         """Forget the search trees (say, before a new game)."""
@@ -400,7 +437,15 @@ class MctsBot:
         """Pickles as its configuration: the copy searches with the same
         budget, threads, seed and exploration constant, from empty trees and
         with no :attr:`last_search`."""
-        return MctsBot, (self.seconds, self.iterations, self.threads, self.seed, self.exploration)
+        return MctsBot, (
+            self.seconds,
+            self.iterations,
+            self.threads,
+            self.seed,
+            self.exploration,
+            None,
+            self.algorithm,
+        )
 
     def __repr__(self) -> str:
         budget = []
@@ -409,4 +454,6 @@ class MctsBot:
         if self.iterations is not None:
             budget.append(f"iterations={self.iterations!r}")
         extra = "" if self.exploration is None else f", exploration={self.exploration!r}"
+        if self.algorithm != "mcts":
+            extra += f", algorithm={self.algorithm!r}"
         return f"MctsBot({', '.join(budget)}, threads={self.threads}, seed={self.seed}{extra})"

@@ -1,6 +1,6 @@
 """The players of a match (:mod:`veletas.match`): a :class:`Player` makes a
 fresh bot for every game; :class:`BotSpec` is the player a spec such as
-``mcts:iterations=2000`` names; :func:`game_seeds` gives each game's bots
+``mcts:iterations=2000`` or ``uct:seconds=0.25`` names; :func:`game_seeds` gives each game's bots
 their seeds."""
 
 from __future__ import annotations
@@ -12,18 +12,23 @@ from typing import TYPE_CHECKING, Any
 
 from veletas._checks import ascii_float, ascii_int
 from veletas.errors import InvalidPlayerError
+from veletas.limits import MAX_THREADS
 from veletas.rng import Rng
 
 if TYPE_CHECKING:
     from veletas.bots import Bot
 
-__all__ = ["KINDS", "MCTS_OPTIONS", "BotSpec", "Player", "game_seeds", "parse_player"]
+__all__ = ["KINDS", "MCTS_OPTIONS", "SEARCHES", "BotSpec", "Player", "game_seeds", "parse_player"]
 
-KINDS = ("random", "greedy", "mcts")
-"""The bots a spec names."""
+KINDS = ("random", "greedy", "mcts", "uct")
+"""The bots a spec names: ``mcts`` is the default search (UCT with an MCTS
+solver), ``uct`` plain UCT, the fixed baseline."""
 
-MCTS_OPTIONS = ("iterations", "seconds", "exploration")
-"""The options of ``mcts:``, in the order a spec is written."""
+SEARCHES = ("mcts", "uct")
+"""The kinds that are a :class:`veletas.MctsBot` and take options."""
+
+MCTS_OPTIONS = ("iterations", "seconds", "exploration", "threads")
+"""The options of ``mcts:`` and ``uct:``, in the order a spec is written."""
 
 SEED_LIMIT = 1 << 64
 """Seeds are below this."""
@@ -72,20 +77,23 @@ class BotSpec(Player):
     """
 
     kind: str
-    """``random``, ``greedy`` or ``mcts``."""
+    """``random``, ``greedy``, ``mcts`` or ``uct``."""
     iterations: int | None = None
     """MCTS playouts a move."""
     seconds: float | None = None
     """MCTS thinking time a move (with ``iterations`` too: whichever runs out first)."""
     exploration: float | None = None
     """The MCTS exploration constant; None for the bot's default."""
+    threads: int | None = None
+    """The MCTS search threads; None for one."""
 
     @classmethod
     def parse(cls, spec: str) -> BotSpec:
-        """The player of ``spec``: ``random``, ``greedy``, ``mcts`` or
-        ``mcts:OPTION=VALUE,...`` with the options ``iterations`` (a whole
-        number of 1 or more), ``seconds`` (above 0) and ``exploration`` (0 or
-        more). ``mcts`` alone thinks one second a move.
+        """The player of ``spec``: ``random``, ``greedy``, ``mcts``, ``uct``,
+        or ``mcts:OPTION=VALUE,...`` (``uct:`` alike) with the options
+        ``iterations`` (a whole number of 1 or more), ``seconds`` (above 0),
+        ``exploration`` (0 or more) and ``threads`` (1 or more). ``mcts``
+        alone thinks one second a move.
 
         :raises InvalidPlayerError: naming the spec and what is wrong with it.
         :raises TypeError: if ``spec`` is not a str.
@@ -95,12 +103,13 @@ class BotSpec(Player):
         kind, colon, rest = spec.strip().partition(":")
         if kind not in KINDS:
             raise InvalidPlayerError(
-                f"unknown player {spec!r}: expected random, greedy, mcts "
-                f"or mcts:OPTION=VALUE,... (options {', '.join(MCTS_OPTIONS)})"
+                f"unknown player {spec!r}: expected random, greedy, mcts, uct "
+                f"or mcts:OPTION=VALUE,... or uct:OPTION=VALUE,... "
+                f"(options {', '.join(MCTS_OPTIONS)})"
             )
         if not colon:
             return cls(kind)
-        if kind != "mcts":
+        if kind not in SEARCHES:
             raise InvalidPlayerError(f"player {spec!r}: {kind} takes no options")
         options: dict[str, Any] = {}
         for item in rest.split(","):
@@ -123,7 +132,9 @@ class BotSpec(Player):
 
     @property
     def reproducible(self) -> bool:
-        return self.kind != "mcts" or (self.seconds is None and self.iterations is not None)
+        return self.kind not in SEARCHES or (
+            self.seconds is None and self.iterations is not None and (self.threads or 1) == 1
+        )
 
     def make(self, seed: int) -> Bot:
         from veletas import bots
@@ -137,11 +148,13 @@ class BotSpec(Player):
             iterations=self.iterations,
             seed=seed,
             exploration=self.exploration,
+            threads=self.threads or 1,
+            algorithm=self.kind,
         )
 
     def check(self, board: Any) -> None:
         # The same bot on the smallest budget: as telling, and no waiting.
-        dataclasses.replace(self, iterations=1, seconds=None).make(0).choose(board)
+        dataclasses.replace(self, iterations=1, seconds=None, threads=None).make(0).choose(board)
 
     def __str__(self) -> str:
         options = [
@@ -157,6 +170,17 @@ class BotSpec(Player):
 
 def _option(spec: str, key: str, value: str) -> int | float:
     """The value of option ``key`` of ``spec``, checked."""
+    if key == "threads":
+        try:
+            threads = ascii_int(value)
+        except ValueError:
+            threads = 0
+        if not 1 <= threads <= MAX_THREADS:
+            raise InvalidPlayerError(
+                f"player {spec!r}: threads must be a whole number of 1 to {MAX_THREADS}, "
+                f"not {value!r}"
+            )
+        return threads
     if key == "iterations":
         try:
             number = ascii_int(value)

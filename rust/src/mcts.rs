@@ -48,9 +48,42 @@ use crate::rng::Rng;
 /// A full tree stops growing and keeps refining its statistics.
 pub const DEFAULT_MAX_NODES: usize = 8_000_000;
 
+/// Which search runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Algorithm {
+    /// Plain UCT: the baseline, every iteration a random playout, nothing
+    /// proven.
+    Uct,
+    /// UCT with an MCTS solver: wins and losses reached in the tree are
+    /// proven and backed up, a proven child is never played out again, a
+    /// proven win is played and a proven loss avoided while another action
+    /// is not lost. The default.
+    #[default]
+    Solver,
+}
+
+impl Algorithm {
+    /// The algorithm's name in the bots' options (`uct`, `mcts`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Algorithm::Uct => "uct",
+            Algorithm::Solver => "mcts",
+        }
+    }
+
+    /// The algorithm of a name of [`Algorithm::name`].
+    pub fn from_name(name: &str) -> Option<Algorithm> {
+        [Algorithm::Uct, Algorithm::Solver]
+            .into_iter()
+            .find(|a| a.name() == name)
+    }
+}
+
 /// How a search is set up.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Config {
+    /// Which search runs.
+    pub algorithm: Algorithm,
     /// The exploration constant `c` of UCT.
     pub exploration: f64,
     /// The number of independent trees, each searched by its own thread.
@@ -62,10 +95,11 @@ pub struct Config {
 }
 
 impl Config {
-    /// One thread, seed 0, the node cap, and the exploration constant tuned
-    /// for the game `G` ([`Game::EXPLORATION`]).
+    /// The solver, one thread, seed 0, the node cap, and the exploration
+    /// constant tuned for the game `G` ([`Game::EXPLORATION`]).
     pub const fn for_game<G: Game>() -> Config {
         Config {
+            algorithm: Algorithm::Solver,
             exploration: G::EXPLORATION,
             threads: 1,
             seed: 0,
@@ -127,6 +161,9 @@ pub struct ActionStats {
     pub visits: u64,
     /// The mean result for the seat to act at the root: 1 a win, 0 a loss.
     pub value: f64,
+    /// What the solver proved of it for the seat to act at the root:
+    /// `Some(true)` a win, `Some(false)` a loss, `None` nothing.
+    pub proven: Option<bool>,
 }
 
 /// What the search knows of one line of play from the root (a sequence of
@@ -139,6 +176,9 @@ pub struct LineStats {
     pub visits: u64,
     /// The mean result for the seat that took the line's last decision.
     pub value: f64,
+    /// What the solver proved of the line for that seat: `Some(true)` a
+    /// win, `Some(false)` a loss, `None` nothing.
+    pub proven: Option<bool>,
 }
 
 /// The outcome of one call to [`Mcts::search`].
@@ -154,6 +194,9 @@ pub struct SearchInfo {
     pub elapsed: Duration,
     /// The nodes held by all trees after the call.
     pub nodes: usize,
+    /// Whether the solver proved the result at the root (then the search
+    /// stops before its budget runs out).
+    pub solved: bool,
 }
 
 const NO_NODE: u32 = u32::MAX;
@@ -170,7 +213,17 @@ struct Node {
     children: u16,
     /// The seat that took `action`.
     mover: u8,
+    /// What the solver proved of the node for `mover` ([`UNPROVEN`],
+    /// [`PROVEN_WIN`], [`PROVEN_LOSS`]); fits in the padding.
+    proven: u8,
 }
+
+/// Nothing is proven of the node.
+const UNPROVEN: u8 = 0;
+/// The node's mover wins whatever the opponent does.
+const PROVEN_WIN: u8 = 1;
+/// The node's mover loses whatever it does.
+const PROVEN_LOSS: u8 = 2;
 
 impl Node {
     const fn new(action: Action, mover: u8) -> Node {
@@ -182,6 +235,25 @@ impl Node {
             action,
             children: 0,
             mover,
+            proven: UNPROVEN,
+        }
+    }
+
+    /// What is proven of the node for its mover, as [`ActionStats::proven`].
+    const fn proven(&self) -> Option<bool> {
+        match self.proven {
+            PROVEN_WIN => Some(true),
+            PROVEN_LOSS => Some(false),
+            _ => None,
+        }
+    }
+
+    /// The winner of every game through a proven node (`None` unproven).
+    fn proven_winner(&self) -> Option<usize> {
+        match self.proven {
+            PROVEN_WIN => Some(usize::from(self.mover)),
+            PROVEN_LOSS => Some(1 - usize::from(self.mover)),
+            _ => None,
         }
     }
 }
@@ -197,6 +269,9 @@ struct Tree<G> {
     path: Vec<u32>,
     /// Scratch: which actions a node has children for.
     tried: Vec<u64>,
+    /// Scratch (solver): the number of legal actions at each node of
+    /// `path` but the last.
+    legal: Vec<u32>,
 }
 
 impl<G: Game> Tree<G> {
@@ -207,6 +282,7 @@ impl<G: Game> Tree<G> {
             rng,
             path: Vec::new(),
             tried: Vec::new(),
+            legal: Vec::new(),
         }
     }
 
@@ -280,6 +356,166 @@ impl<G: Game> Tree<G> {
         }
     }
 
+    /// One iteration of the solver: as [`Tree::iterate`], but a proven node
+    /// is not played out (its result is known), a terminal leaf is proven,
+    /// and proofs are backed up. Returns whether the root is now solved.
+    fn iterate_solver(&mut self, exploration: f64, max_nodes: usize) -> bool {
+        let mut state = self.root.clone();
+        let mut node = 0u32;
+        self.path.clear();
+        self.path.push(0);
+        self.legal.clear();
+        let mut known = None;
+        loop {
+            let current = self.nodes[node as usize];
+            if node != 0 && current.proven != UNPROVEN {
+                known = current.proven_winner();
+                break;
+            }
+            let actions = state.legal_actions();
+            let legal = actions.len();
+            if legal == 0 {
+                break;
+            }
+            self.legal.push(legal);
+            if u32::from(current.children) < legal && self.nodes.len() < max_nodes {
+                let action = self.untried(node, &actions, state.num_actions());
+                let child = self.nodes.len() as u32;
+                let mut fresh = Node::new(action, state.seat_to_act() as u8);
+                fresh.next_sibling = current.first_child;
+                self.nodes.push(fresh);
+                let parent = &mut self.nodes[node as usize];
+                parent.first_child = child;
+                parent.children += 1;
+                state.apply(action);
+                self.path.push(child);
+                break;
+            }
+            if current.first_child == NO_NODE {
+                self.legal.pop();
+                break;
+            }
+            node = self.select_solver(node, exploration);
+            state.apply(self.nodes[node as usize].action);
+            self.path.push(node);
+        }
+        let winner = if known.is_some() {
+            known
+        } else {
+            let mut steps = 0u32;
+            while let Some(action) = random_action(&state, &mut self.rng) {
+                state.apply(action);
+                steps += 1;
+            }
+            let winner = state.winner();
+            let leaf = *self.path.last().expect("the root is on the path");
+            if steps == 0 && leaf != 0 {
+                // The leaf is the end of the game: proven either way (a
+                // game without a winner proves nothing).
+                let node = &mut self.nodes[leaf as usize];
+                node.proven = match winner {
+                    Some(seat) if seat == usize::from(node.mover) => PROVEN_WIN,
+                    Some(_) => PROVEN_LOSS,
+                    None => UNPROVEN,
+                };
+            }
+            winner
+        };
+        for &index in &self.path {
+            let node = &mut self.nodes[index as usize];
+            node.visits += 1;
+            node.half_wins += match winner {
+                Some(seat) if seat == usize::from(node.mover) => 2,
+                Some(_) => 0,
+                None => 1,
+            };
+        }
+        self.back_up_proof()
+    }
+
+    /// Backs a proof of the path's leaf up the path: a node whose seat to
+    /// act has a winning child is won for that seat; one all of whose
+    /// legal actions have children lost for it is lost for it. Seats are
+    /// compared, not alternated, since a seat may take several decisions
+    /// in a row. Returns whether the root is solved.
+    fn back_up_proof(&mut self) -> bool {
+        for depth in (0..self.path.len() - 1).rev() {
+            let parent = self.path[depth];
+            let child = self.nodes[self.path[depth + 1] as usize];
+            let seat = child.mover;
+            let won_by_seat = match child.proven {
+                PROVEN_WIN => true,
+                PROVEN_LOSS => {
+                    let all = u32::from(self.nodes[parent as usize].children) == self.legal[depth]
+                        && self
+                            .children(parent)
+                            .all(|c| self.nodes[c as usize].proven == PROVEN_LOSS);
+                    if !all {
+                        return false;
+                    }
+                    false
+                }
+                _ => return false,
+            };
+            if depth == 0 {
+                // The root keeps no proof of its own: its children say.
+                return true;
+            }
+            let node = &mut self.nodes[parent as usize];
+            node.proven = if won_by_seat == (node.mover == seat) {
+                PROVEN_WIN
+            } else {
+                PROVEN_LOSS
+            };
+        }
+        false
+    }
+
+    /// Whether the root's seat to act has a proven winning action, or all
+    /// of its legal actions are proven lost.
+    fn root_solved(&self) -> bool {
+        let legal = self.root.legal_actions().len();
+        let mut lost = 0;
+        for child in self.children(0) {
+            match self.nodes[child as usize].proven {
+                PROVEN_WIN => return true,
+                PROVEN_LOSS => lost += 1,
+                _ => {}
+            }
+        }
+        legal > 0 && lost == legal
+    }
+
+    /// [`Tree::select`] for the solver: a proven winning child first;
+    /// children proven lost for the seat to act are passed over while any
+    /// other is left.
+    fn select_solver(&self, node: u32, exploration: f64) -> u32 {
+        let log_visits = f64::from(self.nodes[node as usize].visits.max(1)).ln();
+        let mut best = NO_NODE;
+        let mut best_score = f64::NEG_INFINITY;
+        for child in self.children(node) {
+            let stats = &self.nodes[child as usize];
+            match stats.proven {
+                PROVEN_WIN => return child,
+                PROVEN_LOSS => continue,
+                _ => {}
+            }
+            let visits = f64::from(stats.visits.max(1));
+            let score = f64::from(stats.half_wins) / (2.0 * visits)
+                + exploration * (log_visits / visits).sqrt();
+            if score > best_score {
+                best_score = score;
+                best = child;
+            }
+        }
+        if best == NO_NODE {
+            // Every child is lost (a full tree may leave actions
+            // unexpanded): explore among them as UCT would.
+            return self.select(node, exploration);
+        }
+        best
+    }
+
     /// A uniformly random legal action that `node` has no child for yet.
     fn untried(&mut self, node: u32, actions: &G::Actions, num_actions: usize) -> Action {
         self.tried.clear();
@@ -333,6 +569,10 @@ impl<G: Game> Tree<G> {
         }
         let limit = budget.iterations.unwrap_or(u64::MAX);
         let deadline = budget.time.map(|t| start + t);
+        let solver = config.algorithm == Algorithm::Solver;
+        if solver && self.root_solved() {
+            return 0;
+        }
         let mut done = 0;
         while done < limit {
             if done % CLOCK_EVERY == 0
@@ -340,8 +580,15 @@ impl<G: Game> Tree<G> {
             {
                 break;
             }
-            self.iterate(config.exploration, config.max_nodes);
             done += 1;
+            if solver {
+                // A solved root has nothing left to learn: stop early.
+                if self.iterate_solver(config.exploration, config.max_nodes) {
+                    break;
+                }
+            } else {
+                self.iterate(config.exploration, config.max_nodes);
+            }
         }
         done
     }
@@ -496,6 +743,7 @@ impl<G: Game> Mcts<G> {
             iterations,
             elapsed: start.elapsed(),
             nodes: self.node_count(),
+            solved: self.root_solved(),
         }
     }
 
@@ -506,27 +754,30 @@ impl<G: Game> Mcts<G> {
         reason = "visit counts stay far below 2^52"
     )]
     pub fn root_stats(&self) -> Vec<ActionStats> {
-        let mut merged: Vec<(Action, u64, u64)> = Vec::new();
+        let mut merged: Vec<(Action, u64, u64, Option<bool>)> = Vec::new();
         for tree in &self.trees {
             for child in tree.children(0) {
                 let node = &tree.nodes[child as usize];
-                match merged.iter_mut().find(|(a, _, _)| *a == node.action) {
+                match merged.iter_mut().find(|(a, _, _, _)| *a == node.action) {
                     Some(entry) => {
                         entry.1 += u64::from(node.visits);
                         entry.2 += u64::from(node.half_wins);
+                        // A proof holds in every tree.
+                        entry.3 = entry.3.or(node.proven());
                     }
                     None => merged.push((
                         node.action,
                         u64::from(node.visits),
                         u64::from(node.half_wins),
+                        node.proven(),
                     )),
                 }
             }
         }
-        merged.sort_unstable_by_key(|&(action, _, _)| action);
+        merged.sort_unstable_by_key(|&(action, _, _, _)| action);
         merged
             .into_iter()
-            .map(|(action, visits, half_wins)| ActionStats {
+            .map(|(action, visits, half_wins, proven)| ActionStats {
                 action,
                 visits,
                 value: if visits == 0 {
@@ -534,6 +785,7 @@ impl<G: Game> Mcts<G> {
                 } else {
                     half_wins as f64 / (2 * visits) as f64
                 },
+                proven,
             })
             .collect()
     }
@@ -548,7 +800,7 @@ impl<G: Game> Mcts<G> {
         reason = "visit counts stay far below 2^52"
     )]
     pub fn lines(&self, max_depth: usize, ends: impl Fn(&G) -> bool) -> Vec<LineStats> {
-        let mut merged: HashMap<Vec<Action>, (u64, u64)> = HashMap::new();
+        let mut merged: HashMap<Vec<Action>, (u64, u64, Option<bool>)> = HashMap::new();
         for tree in &self.trees {
             // Depth first, with the state and the actions of the path.
             let mut stack = vec![(0u32, tree.root.clone(), Vec::new())];
@@ -563,9 +815,10 @@ impl<G: Game> Mcts<G> {
                     let mut line = actions.clone();
                     line.push(stats.action);
                     if ends(&after) {
-                        let entry = merged.entry(line).or_insert((0, 0));
+                        let entry = merged.entry(line).or_insert((0, 0, None));
                         entry.0 += u64::from(stats.visits);
                         entry.1 += u64::from(stats.half_wins);
+                        entry.2 = entry.2.or(stats.proven());
                     } else if line.len() < max_depth {
                         stack.push((child, after, line));
                     }
@@ -574,10 +827,11 @@ impl<G: Game> Mcts<G> {
         }
         let mut lines: Vec<LineStats> = merged
             .into_iter()
-            .map(|(actions, (visits, half_wins))| LineStats {
+            .map(|(actions, (visits, half_wins, proven))| LineStats {
                 actions,
                 visits,
                 value: half_wins as f64 / (2 * visits) as f64,
+                proven,
             })
             .collect();
         lines.sort_by(|a, b| {
@@ -589,8 +843,63 @@ impl<G: Game> Mcts<G> {
         lines
     }
 
+    /// The principal variation: from the root, the action each node would
+    /// play ([`Mcts::best_action`]'s rule on the statistics merged over the
+    /// trees), at most `max_depth` decisions, as far as the trees go.
+    pub fn principal_variation(&self, max_depth: usize) -> Vec<Action> {
+        let mut line = Vec::new();
+        // The node of each tree that `line` reaches, while it reaches one.
+        let mut at: Vec<(usize, u32)> = (0..self.trees.len()).map(|t| (t, 0)).collect();
+        while line.len() < max_depth {
+            let mut merged: Vec<ActionStats> = Vec::new();
+            for &(t, node) in &at {
+                let tree = &self.trees[t];
+                for child in tree.children(node) {
+                    let n = &tree.nodes[child as usize];
+                    match merged.iter_mut().find(|s| s.action == n.action) {
+                        Some(entry) => {
+                            entry.value += f64::from(n.half_wins);
+                            entry.visits += u64::from(n.visits);
+                            entry.proven = entry.proven.or(n.proven());
+                        }
+                        None => merged.push(ActionStats {
+                            action: n.action,
+                            visits: u64::from(n.visits),
+                            value: f64::from(n.half_wins),
+                            proven: n.proven(),
+                        }),
+                    }
+                }
+            }
+            for entry in &mut merged {
+                #[allow(
+                    clippy::cast_precision_loss,
+                    reason = "visit counts stay far below 2^52"
+                )]
+                let visits = entry.visits.max(1) as f64;
+                entry.value /= 2.0 * visits;
+            }
+            let Some(best) = best_of(&merged) else {
+                break;
+            };
+            line.push(best.action);
+            at = at
+                .into_iter()
+                .filter_map(|(t, node)| Some((t, self.trees[t].child_with(node, best.action)?)))
+                .collect();
+        }
+        line
+    }
+
+    /// Whether the search proved the result at the root: a winning action
+    /// for the seat to act, or every action lost (in any tree).
+    pub fn root_solved(&self) -> bool {
+        self.trees.iter().any(Tree::root_solved)
+    }
+
     /// The most visited action at the root (the better value, then the
-    /// lower id, on ties), or `None` if nothing was searched.
+    /// lower id, on ties), or `None` if nothing was searched. With the
+    /// solver, a proven win comes first and a proven loss last.
     pub fn best_action(&self) -> Option<Action> {
         best_of(&self.root_stats()).map(|s| s.action)
     }
@@ -646,14 +955,24 @@ impl<G: Game + PartialEq> Mcts<G> {
     }
 }
 
+/// The action to play: the most visited (the better value, then the lower
+/// id, on ties) among the proven wins if there is one, else among the
+/// actions not proven lost if there is one, else among all. Plain UCT
+/// proves nothing, so it plays the most visited.
 fn best_of(stats: &[ActionStats]) -> Option<ActionStats> {
+    let rank = |s: &ActionStats| match s.proven {
+        Some(true) => 2,
+        None => 1,
+        Some(false) => 0,
+    };
     stats
         .iter()
         .copied()
         .filter(|s| s.visits > 0)
         .max_by(|a, b| {
-            a.visits
-                .cmp(&b.visits)
+            rank(a)
+                .cmp(&rank(b))
+                .then(a.visits.cmp(&b.visits))
                 .then(a.value.total_cmp(&b.value))
                 .then(b.action.cmp(&a.action))
         })

@@ -69,18 +69,61 @@ impl<M> TurnInfo<M> {
     }
 }
 
+/// One move of an [`Analysis`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveStats<M> {
+    /// The move.
+    pub chosen: M,
+    /// The iterations that went through the whole move.
+    pub visits: u64,
+    /// Its mean result for the player to act (1 a win).
+    pub value: f64,
+    /// What the solver proved of it for the player to act: `Some(true)` a
+    /// win, `Some(false)` a loss.
+    pub proven: Option<bool>,
+}
+
 /// What one call of [`MctsPlayer::analyse`] found: the best moves, most
 /// visited first.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Analysis<M> {
-    /// Each move with the iterations that went through it and its mean
-    /// result for the player to act (1 a win).
-    pub moves: Vec<(M, u64, f64)>,
+    /// The best moves, most visited first.
+    pub moves: Vec<MoveStats<M>>,
+    /// The principal variation: the whole moves of the line the search
+    /// would play from here, for both players in turn, as far as its trees
+    /// go (a last turn the trees do not complete is left out).
+    pub principal_variation: Vec<M>,
     /// The iterations that went through the position so far (those of
     /// earlier searches that were reused included).
     pub visits: u64,
     /// What the search of this call did.
     pub search: SearchInfo,
+}
+
+/// The most decisions of a principal variation: deeper lines are a few
+/// visits thin.
+const PV_DECISIONS: usize = 64;
+
+/// The whole moves that `actions`, taken from `state` (at the start of a
+/// turn), spell; a last turn they do not complete is left out.
+fn moves_of_line<G: Turns>(state: G, actions: &[Action]) -> Vec<G::Move> {
+    let mut moves = Vec::new();
+    let mut turn_start = state;
+    let mut current = state;
+    let mut turn = Vec::new();
+    for &action in actions {
+        current.apply(action);
+        turn.push(action);
+        if current.starts_turn() || current.legal_actions().is_empty() {
+            match turn_start.move_of_actions(&turn) {
+                Some(m) => moves.push(m),
+                None => break,
+            }
+            turn.clear();
+            turn_start = current;
+        }
+    }
+    moves
 }
 
 /// The Monte Carlo tree search player: searches each decision of a turn and
@@ -183,15 +226,21 @@ impl<G: Turns> MctsPlayer<G> {
         let search = self.search.as_mut().expect("set_root made one");
         let info = search.search_until(budget, stop);
         let lines = search.lines(G::TURN_DECISIONS, G::starts_turn);
+        let principal_variation = moves_of_line(state, &search.principal_variation(PV_DECISIONS));
         Some(Analysis {
             moves: lines
                 .into_iter()
                 .take(top)
                 .filter_map(|line| {
-                    let m = state.move_of_actions(&line.actions)?;
-                    Some((m, line.visits, line.value))
+                    Some(MoveStats {
+                        chosen: state.move_of_actions(&line.actions)?,
+                        visits: line.visits,
+                        value: line.value,
+                        proven: line.proven,
+                    })
                 })
                 .collect(),
+            principal_variation,
             visits: search.root_visits(),
             search: info,
         })

@@ -25,17 +25,22 @@ players:
   random                        a uniformly random legal move
   greedy                        one ply deep: a winning move, else the best
                                 immediate gain; ties at random
-  mcts                          Monte Carlo tree search, 1 s a move
-  mcts:OPTION=VALUE,...         with the options {", ".join(MCTS_OPTIONS)}:
+  mcts                          Monte Carlo tree search (UCT with a solver), 1 s a move
+  uct                           plain UCT, the fixed baseline of strength figures
+  mcts:OPTION=VALUE,...         with the options {", ".join(MCTS_OPTIONS)}
+  uct:OPTION=VALUE,...          (the same for both):
     iterations=N                  N playouts a move (reproducible)
     seconds=S                     S seconds a move (with iterations too: whichever
                                   runs out first; not reproducible)
     exploration=C                 the UCT constant (default: the game's; 0.7 for
                                   Veletas)
+    threads=T                     T search threads (default 1; above 1 not
+                                  reproducible)
 
 examples:
   veletas match mcts:iterations=2000 random --games 200 --variant small
   veletas match mcts:seconds=0.5 mcts:seconds=0.1 --games 40 --threads 2
+  veletas match mcts:seconds=0.25 uct:seconds=0.25 --games 200 --threads 2
   veletas match --round-robin random greedy mcts:iterations=300 mcts:iterations=3000 \\
       --games 100 --variant small --json
 

@@ -7,7 +7,7 @@ use pyo3::IntoPyObjectExt;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::mcts::{Budget, Config};
+use crate::mcts::{Algorithm, Budget, Config};
 use crate::playout::Batch;
 
 /// An optional keyword argument whose every given value, `None` included,
@@ -48,11 +48,17 @@ pub const MAX_ENVS: u64 = 100_000;
 
 /// A checked search configuration of the bots of every game.
 pub fn search_config(
+    algorithm: &str,
     threads: usize,
     seed: u64,
     exploration: f64,
     max_nodes: usize,
 ) -> PyResult<Config> {
+    let Some(algorithm) = Algorithm::from_name(algorithm) else {
+        return Err(PyValueError::new_err(format!(
+            "algorithm must be 'mcts' or 'uct', not {algorithm:?}"
+        )));
+    };
     if threads == 0 {
         return Err(PyValueError::new_err("threads must be at least 1, got 0"));
     }
@@ -70,6 +76,7 @@ pub fn search_config(
         return Err(PyValueError::new_err("max_nodes must be at least 1, got 0"));
     }
     Ok(Config {
+        algorithm,
         exploration,
         threads,
         seed,

@@ -21,18 +21,21 @@ use crate::py::stop::PyStopFlag;
 /// winning, whether earlier statistics were reused, and the nodes held.
 pub type Choice = (String, u64, f64, bool, usize);
 
-/// What an analysis reports: each move with its visits and value, the
-/// visits of the position, and the iterations this call ran.
-pub type Analysed = (Vec<(String, u64, f64)>, u64, u64);
+/// What an analysis reports: each move with its visits, value and what is
+/// proven of it (`Some(true)` a win for the player to act), the visits of
+/// the position, the iterations this call ran, and the principal variation.
+pub type Analysed = (Vec<(String, u64, f64, Option<bool>)>, u64, u64, Vec<String>);
 
 /// A player of `G` for the arguments of the Python constructor.
 pub fn new_player<G: Turns>(
+    algorithm: &str,
     threads: usize,
     seed: u64,
     exploration: f64,
     max_nodes: usize,
 ) -> PyResult<MctsPlayer<G>> {
     Ok(MctsPlayer::new(search_config(
+        algorithm,
         threads,
         seed,
         exploration,
@@ -90,9 +93,14 @@ pub fn analyse<G: Turns>(
         let moves = analysis
             .moves
             .into_iter()
-            .map(|(m, visits, value)| (m.to_string(), visits, value))
+            .map(|s| (s.chosen.to_string(), s.visits, s.value, s.proven))
             .collect();
-        (moves, analysis.visits, analysis.search.iterations)
+        let line = analysis
+            .principal_variation
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        (moves, analysis.visits, analysis.search.iterations, line)
     }))
 }
 
@@ -118,19 +126,23 @@ macro_rules! mcts_player_class {
             #[new]
             #[pyo3(signature = (
                 *,
+                algorithm = "mcts",
                 threads = 1,
                 seed = 0,
                 exploration = <$state as $crate::game::Game>::EXPLORATION,
                 max_nodes = $crate::mcts::DEFAULT_MAX_NODES,
             ))]
             fn new(
+                algorithm: &str,
                 threads: usize,
                 seed: u64,
                 exploration: f64,
                 max_nodes: usize,
             ) -> pyo3::PyResult<PyMctsPlayer> {
                 Ok(PyMctsPlayer {
-                    player: $crate::py::bots::new_player(threads, seed, exploration, max_nodes)?,
+                    player: $crate::py::bots::new_player(
+                        algorithm, threads, seed, exploration, max_nodes,
+                    )?,
                 })
             }
 
@@ -153,11 +165,13 @@ macro_rules! mcts_player_class {
             }
 
             /// Searches the turn of `fen` without playing and returns
-            /// `(moves, visits, iterations)`: the `top` most visited whole
-            /// moves, each as `(move, visits, value)` (value: the estimated
-            /// chance that the player to act wins after it), the visits of
-            /// the position, and the iterations this call ran. None at the
-            /// end of the game. The trees stay at `fen`.
+            /// `(moves, visits, iterations, line)`: the `top` most visited
+            /// whole moves, each as `(move, visits, value, proven)` (value:
+            /// the estimated chance that the player to act wins after it;
+            /// proven: True a proven win for that player, False a proven
+            /// loss, None neither), the visits of the position, the
+            /// iterations this call ran, and the principal variation as
+            /// moves. None at the end of the game. The trees stay at `fen`.
             #[pyo3(signature = ($($arg),+, *, iterations = None, seconds = None, stop = None, top = 5))]
             #[allow(clippy::too_many_arguments)]
             fn analyse(

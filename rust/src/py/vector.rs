@@ -14,7 +14,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
 use crate::game::Game;
-use crate::mcts::{Config, DEFAULT_MAX_NODES};
+use crate::mcts::{Algorithm, Config, DEFAULT_MAX_NODES};
 use crate::py::args::search_budget;
 use crate::py::errors::{IllegalMoveError, InvalidFenError};
 use crate::rng::Rng;
@@ -557,6 +557,11 @@ pub fn opponent_arg<G: Game>(
             let exploration: Option<f64> = spec.getattr("exploration")?.extract()?;
             Opponent::Search {
                 config: Config {
+                    algorithm: if kind == "uct" {
+                        Algorithm::Uct
+                    } else {
+                        Algorithm::Solver
+                    },
                     exploration: exploration.unwrap_or(G::EXPLORATION),
                     threads: 1,
                     seed: 0,
