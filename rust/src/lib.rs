@@ -13,6 +13,7 @@
 //! - [`crew`]: helper threads that stay awake between short parallel loops.
 //! - [`mcts`]: Monte Carlo tree search over any [`game::Game`].
 //! - [`player`]: the turn-level search player of any game ([`player::Turns`]).
+//! - [`solver`]: an exact solver (df-pn) of any [`game::Game`].
 //! - [`playout`]: batches of random games, reproducible on any number of threads.
 //!
 //! # Features
@@ -30,6 +31,7 @@ pub mod player;
 pub mod playout;
 mod quote;
 pub mod rng;
+pub mod solver;
 pub mod vector_env;
 pub mod veletas;
 

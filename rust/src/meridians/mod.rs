@@ -34,6 +34,7 @@ pub mod perft;
 pub mod point;
 pub mod position;
 pub mod size;
+pub mod solve;
 pub mod zobrist;
 
 pub use bitboard::{Bitboard, Direction};

@@ -31,6 +31,7 @@ pub mod perft;
 pub mod playout;
 pub mod position;
 pub mod rules;
+pub mod solve;
 pub mod square;
 pub mod zobrist;
 
