@@ -520,18 +520,17 @@ impl<G: Solvable> Solver<G> {
             };
             let mut edges = Vec::with_capacity(actions.len());
             for (action, child) in actions {
-                let next = match index.get(&child) {
-                    Some(&i) => i,
-                    None => {
-                        if proof.nodes.len() >= max_nodes {
-                            return None;
-                        }
-                        let i = proof.nodes.len() as u32;
-                        index.insert(child, i);
-                        proof.nodes.push(Vec::new());
-                        stack.push(child);
-                        i
+                let next = if let Some(&i) = index.get(&child) {
+                    i
+                } else {
+                    if proof.nodes.len() >= max_nodes {
+                        return None;
                     }
+                    let i = proof.nodes.len() as u32;
+                    index.insert(child, i);
+                    proof.nodes.push(Vec::new());
+                    stack.push(child);
+                    i
                 };
                 edges.push((action, next));
             }
