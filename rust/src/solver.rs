@@ -713,7 +713,7 @@ mod tests {
         use crate::meridians::{DecisionState, Position, Size};
         let start = DecisionState::new(Position::new("5-6".parse::<Size>().unwrap()));
         for seed in 0..30 {
-            let state = near_end(&start, seed, 2);
+            let state = near_end(&start, seed, 1);
             agrees(&state, if seed % 2 == 0 { 1 << 20 } else { 4096 });
         }
     }
