@@ -89,7 +89,8 @@ def test_a_move_that_throws_a_win_away_is_a_mistake_and_the_win_is_not() -> None
     # The bot's preferred move wins at once, as the move played does.
     best = board.copy()
     best.push(good.moves[0].best)
-    assert best.is_game_over() and best.winner == board.turn
+    assert best.is_game_over()
+    assert best.winner == board.turn
     assert not good.moves[0].mistake
     assert good.moves[0].after == 1.0
     assert bad.moves[0].mistake
