@@ -708,12 +708,12 @@ mod tests {
     }
 
     #[test]
-    #[ignore = "does not finish in minutes: the plain minimax or the search loops on Meridians; under study"]
+    #[ignore = "does not finish in minutes, from one decision before the end as from two: whether the plain minimax or the search runs on is not known yet"]
     fn meridians_values_match_minimax() {
         use crate::meridians::{DecisionState, Position, Size};
         let start = DecisionState::new(Position::new("5-6".parse::<Size>().unwrap()));
         for seed in 0..30 {
-            let state = near_end(&start, seed, 1);
+            let state = near_end(&start, seed, 2);
             agrees(&state, if seed % 2 == 0 { 1 << 20 } else { 4096 });
         }
     }
