@@ -5,7 +5,7 @@ that once froze it, crashed it or were let through, and generated ones
 Every answer is a 2xx, 3xx or 4xx, never a 5xx; no log line is a
 traceback; while it runs, a probe asks ``/api/info`` every 10 ms, and its
 slowest answer is the event loop's longest stall (checked against
-``VELETAS_STALL_LIMIT_MS`` where CI sets it, 100 ms); at the end the
+``VELETAS_STALL_LIMIT_MS`` where it is set, say to 100 ms); at the end the
 server's memory is within 20% of where it started.
 """
 
