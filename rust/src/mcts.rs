@@ -322,16 +322,7 @@ impl<G: Game> Tree<G> {
             }
             let current = self.nodes[node as usize];
             if u32::from(current.children) < legal && self.nodes.len() < max_nodes {
-                let action = self.untried(node, &actions, state.num_actions());
-                let child = self.nodes.len() as u32;
-                let mut fresh = Node::new(action, state.seat_to_act() as u8);
-                fresh.next_sibling = current.first_child;
-                self.nodes.push(fresh);
-                let parent = &mut self.nodes[node as usize];
-                parent.first_child = child;
-                parent.children += 1;
-                state.apply(action);
-                self.path.push(child);
+                self.expand(node, &actions, &mut state);
                 break;
             }
             if current.first_child == NO_NODE {
@@ -379,16 +370,7 @@ impl<G: Game> Tree<G> {
             }
             self.legal.push(legal);
             if u32::from(current.children) < legal && self.nodes.len() < max_nodes {
-                let action = self.untried(node, &actions, state.num_actions());
-                let child = self.nodes.len() as u32;
-                let mut fresh = Node::new(action, state.seat_to_act() as u8);
-                fresh.next_sibling = current.first_child;
-                self.nodes.push(fresh);
-                let parent = &mut self.nodes[node as usize];
-                parent.first_child = child;
-                parent.children += 1;
-                state.apply(action);
-                self.path.push(child);
+                self.expand(node, &actions, &mut state);
                 break;
             }
             if current.first_child == NO_NODE {
@@ -514,6 +496,22 @@ impl<G: Game> Tree<G> {
             return self.select(node, exploration);
         }
         best
+    }
+
+    /// Adds a child of `node` for an action not tried there yet, takes that
+    /// action in `state` and puts the child at the end of the path.
+    #[inline]
+    fn expand(&mut self, node: u32, actions: &G::Actions, state: &mut G) {
+        let action = self.untried(node, actions, state.num_actions());
+        let child = self.nodes.len() as u32;
+        let mut fresh = Node::new(action, state.seat_to_act() as u8);
+        fresh.next_sibling = self.nodes[node as usize].first_child;
+        self.nodes.push(fresh);
+        let parent = &mut self.nodes[node as usize];
+        parent.first_child = child;
+        parent.children += 1;
+        state.apply(action);
+        self.path.push(child);
     }
 
     /// A uniformly random legal action that `node` has no child for yet.
