@@ -48,10 +48,10 @@ def test_not_a_board_is_a_type_error(bot: object) -> None:
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"seconds": 0}, "seconds must be a positive number, got 0"),
-        ({"seconds": -1.5}, "seconds must be a positive number, got -1.5"),
-        ({"seconds": float("nan")}, "seconds must be a positive number"),
-        ({"iterations": 0}, "iterations must be 1 or more, got 0"),
+        ({"seconds": 0}, r"seconds must be a number of 1e-06 to 1e\+06, not 0.0"),
+        ({"seconds": -1.5}, r"seconds must be a number of 1e-06 to 1e\+06, not -1.5"),
+        ({"seconds": float("nan")}, r"seconds must be a number of 1e-06 to 1e\+06, not nan"),
+        ({"iterations": 0}, "iterations must be 1 to 1,000,000,000,000, not 0"),
         ({"threads": 0}, "threads must be 1 or more, got 0"),
         ({"seed": -1}, "seed must be in 0 .. 2\\*\\*64 - 1, got -1"),
         ({"seed": 1 << 64}, "seed must be in"),

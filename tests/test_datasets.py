@@ -377,6 +377,7 @@ def test_resume_completes_what_was_saved(
     pq.write_table(
         job.run(2000, 10).to_arrow(), writer.parts / f"part-{2000:020d}-{10:020d}.parquet"
     )
+    writer.close()  # the run stops: its parts stay
     assert not path.exists()
     assert save(tmp_path, "games.parquet", game=game) == 2
     assert "add --resume" in capsys.readouterr().err
@@ -415,6 +416,7 @@ def test_resume_refuses_another_run(
     job = PlayoutJob.make(variant="small", seed=11, record=True)
     writer = datasets.DatasetWriter(tmp_path / "games.parquet", job, 3000)
     writer.add(job.run(0, 600))
+    writer.close()
     assert save(tmp_path, "games.parquet", "--resume", "--policy", "uniform") == 2
     assert "policy 'micro', not 'uniform'" in capsys.readouterr().err
     assert save(tmp_path, "games.parquet", "--resume", games=4000) == 2

@@ -149,7 +149,7 @@ def test_a_meridians_save_on_the_cluster_is_the_file_of_one_machine_and_resumes(
     job = PlayoutJob.make(game="meridians", size="6-7", pie=True, seed=4, record=True)
     writer = DatasetWriter(path, job, 20_000)
     writer.add(job.run(0, 6_000))
-    writer.flush()
+    writer.close()
     args = ["playout", "--games", "20000", "--game", "meridians", "--pie", "--seed", "4"]
     options = ["--ray", cluster.address, "--chunk-size", "2999", "--save", str(path)]
     assert main([*args, *options, "--resume"]) == 0

@@ -5,7 +5,9 @@ the wrong shapes, and ``--resume`` beside files it did not write."""
 
 from __future__ import annotations
 
+import argparse
 import json
+import os
 import random
 import subprocess
 import sys
@@ -16,7 +18,9 @@ import numpy as np
 import pytest
 import veletas
 from veletas import datasets, records
+from veletas._output_files import why_not_writable
 from veletas.cli import main
+from veletas.cli.options import output_file
 from veletas.errors import DatasetError, InvalidRecordError
 from veletas.playouts import PlayoutJob
 
@@ -328,7 +332,7 @@ def stopped_run(tmp_path: Path, name: str = "games.parquet") -> tuple[Path, Path
     path = tmp_path / name
     writer = datasets.DatasetWriter(path, job, 3000)
     writer.add(job.run(0, 500))
-    writer.flush()
+    writer.close()
     return path, writer.parts
 
 
@@ -415,6 +419,78 @@ def test_resume_of_a_run_stopped_before_its_manifest_starts_afresh(tmp_path: Pat
     assert resume(tmp_path) == 0
     assert len(veletas.read_playouts(tmp_path / "games.parquet")) == 3000
     assert not parts.exists()
+
+
+@pytest.mark.parametrize("name", ["games.txt", "*", "[g]ames.txt"])
+def test_resume_removes_no_file_beside_the_one_it_saves(tmp_path: Path, name: str) -> None:
+    # Files whose names match what an earlier version removed by glob.
+    others = [f".{name}.1.tmp", ".games.txt.notes.tmp", ".a.b.tmp", ".games.txt.99.tmp"]
+    for other in others:
+        (tmp_path / other).write_text("mine")
+    _, parts = stopped_run(tmp_path, name)
+    assert resume(tmp_path, name) == 0
+    assert len(records.read((tmp_path / name).read_text())) == 3000
+    for other in others:
+        assert (tmp_path / other).read_text() == "mine", other
+    assert not parts.exists()
+
+
+def test_a_merge_cut_short_leaves_its_file_in_the_folder_of_parts(tmp_path: Path) -> None:
+    path, parts = stopped_run(tmp_path, "games.txt")
+    (parts / ".merged.4242.tmp").write_text("half a merge")
+    assert resume(tmp_path, "games.txt") == 0
+    assert len(records.read(path.read_text())) == 3000
+    assert not parts.exists()
+
+
+def test_a_running_run_holds_its_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    job = PlayoutJob.make(variant="small", seed=11, record=True)
+    path = tmp_path / "games.parquet"
+    running = datasets.DatasetWriter(path, job, 3000)
+    running.add(job.run(0, 500))
+    running.flush()
+    forced = ["playout", "--games", "3000", "--variant", "small", "--save", str(path), "--force"]
+    for run in (lambda: resume(tmp_path), lambda: main(forced)):
+        assert run() == 2
+        err = capsys.readouterr().err
+        assert f"{running.parts} is held by another run of veletas" in err, err
+        assert len(err.strip().splitlines()) == 1, err
+    with pytest.raises(DatasetError, match="held by another run"):
+        datasets.DatasetWriter(path, job, 3000, resume=True)
+    running.close()
+    assert resume(tmp_path) == 0
+    assert len(veletas.read_playouts(path)) == 3000
+
+
+def test_a_fifo_a_link_and_a_dash_are_not_files_to_save(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    target = tmp_path / "target.txt"
+    target.write_text("mine")
+    link = tmp_path / "link.txt"
+    link.symlink_to(target)
+    for path, said in [(fifo, "a FIFO"), (link, "symbolic link"), (Path("-"), "names no file")]:
+        with pytest.raises(SystemExit):
+            main(["playout", "--games", "10", "--save", str(path), "--force"])
+        err = capsys.readouterr().err
+        assert f"cannot write {path}: " in err, err
+        assert said in err, err
+        job = PlayoutJob.make(variant="small", seed=11, record=True)
+        with pytest.raises(DatasetError, match=said):
+            datasets.DatasetWriter(path, job, 10, force=True)
+    assert fifo.is_fifo()
+    assert link.is_symlink()
+    assert target.read_text() == "mine"
+    assert not Path("-").exists()
+
+
+def test_a_device_is_not_a_file_to_save() -> None:
+    # Checked without writing: a failing check here would replace /dev/null.
+    assert why_not_writable("/dev/null") == "it is a device, not a regular file"
+    with pytest.raises(argparse.ArgumentTypeError, match="a device"):
+        output_file("/dev/null")
 
 
 FINDINGS = Path(__file__).parent / "fuzz_findings"

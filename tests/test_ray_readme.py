@@ -147,7 +147,7 @@ def test_a_cluster_save_is_the_file_of_one_machine_and_resumes(
     job = PlayoutJob.make(seed=4, record=True)
     writer = DatasetWriter(path, job, 30_000)
     writer.add(job.run(0, 10_000))
-    writer.flush()
+    writer.close()
     options = ["--seed", "4", "--save", str(path), "--resume", "--chunk-size", "3000"]
     result = run_readme_playout(cluster, home, tmp_path, *options)
     assert result.returncode == 0, result.stderr

@@ -236,7 +236,7 @@ def test_a_game_past_the_file_and_a_missing_file(
         (["--threshold", "0"], "between 0 and 1"),
         (["--threshold", "150%"], "between 0 and 1"),
         (["--threshold", "x"], "not a number"),
-        (["--seconds", "-1"], "positive"),
+        (["--seconds", "-1"], "1e-06 to 1e+06, not -1"),
         (["--iterations", "0"], "1 or more"),
         (["--number", "0"], "1 or more"),
     ],

@@ -63,7 +63,7 @@ def test_a_full_disk_names_the_file_and_resume(
             parts.add(name.split(".")[1])
             if len(parts) == 2:
                 raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-        if stage == "merge" and name.startswith(f".{path.name}."):
+        if stage == "merge" and name.startswith(".merged."):
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         real(fd)
 

@@ -3,9 +3,14 @@ playouts of every game and their distributed runs."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
-__all__ = ["ascii_float", "ascii_int", "count", "integer"]
+__all__ = ["ascii_float", "ascii_int", "count", "integer", "plain_float", "plain_int"]
+
+_PLAIN_FLOAT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_PLAIN_INT = re.compile(r"[+-]?[0-9]+")
 
 
 def ascii_int(text: str) -> int:
@@ -34,6 +39,37 @@ def ascii_float(text: str) -> float:
     if not text.isascii():
         raise ValueError(f"could not convert string to float: {text!r}: digits 0-9 only")
     return float(text)
+
+
+def plain_float(text: str) -> float:
+    """A number written as JSON and forms write one: digits, a point and an
+    exponent; Python's ``float()`` also reads ``1_0``, ``inf`` and ``nan``,
+    which no request means.
+
+    >>> plain_float("0.25"), plain_float("1e-3")
+    (0.25, 0.001)
+    >>> plain_float("1_0")
+    Traceback (most recent call last):
+    ...
+    ValueError: could not convert string to float: '1_0': a plain decimal number only
+
+    :raises ValueError: naming the text, as ``float()`` does.
+    """
+    if _PLAIN_FLOAT.fullmatch(text) is None:
+        raise ValueError(
+            f"could not convert string to float: {text!r}: a plain decimal number only"
+        )
+    return float(text)
+
+
+def plain_int(text: str) -> int:
+    """A whole number written with the digits 0-9 alone (see :func:`plain_float`).
+
+    :raises ValueError: naming the text, as ``int()`` does.
+    """
+    if _PLAIN_INT.fullmatch(text) is None:
+        raise ValueError(f"invalid literal for int() with base 10: {text!r}: digits 0-9 only")
+    return int(text)
 
 
 def integer(name: str, value: object) -> int:

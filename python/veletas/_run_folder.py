@@ -2,23 +2,36 @@
 run wrote, and their removal, which never touches another file.
 
 A run writes ``run.json`` (its manifest), its parts
-``part-<first game>-<games>.<parquet|txt|npz>`` and, while writing one,
-``.<name>.<pid>.tmp``. Anything else in the folder is someone else's: a run
-refuses to go on (naming it) rather than delete it.
+``part-<first game>-<games>.<parquet|txt|npz>``, while writing one
+``.<name>.<pid>.tmp``, and while merging them into the finished file
+``.merged.<pid>.tmp``, renamed onto that file when whole. Anything else in
+the folder is someone else's: a run refuses to go on (naming it) rather
+than delete it. A run holds the folder locked (``flock``) while it writes,
+so that a second run of the same file is refused rather than mixed in.
 """
 
 from __future__ import annotations
 
+import fcntl
+import os
 import re
 from pathlib import Path
 
 from veletas.errors import DatasetError
 
-__all__ = ["MANIFEST", "is_temporary", "part_range", "refuse_foreign", "remove_run_folder"]
+__all__ = [
+    "MANIFEST",
+    "hold",
+    "is_temporary",
+    "merged_temporary",
+    "part_range",
+    "refuse_foreign",
+    "remove_run_folder",
+]
 
 MANIFEST = "run.json"
 _PART = re.compile(r"part-(\d{20})-(\d{20})\.(?:parquet|txt|npz)")
-_TEMPORARY = re.compile(r"\.(?:run\.json|part-\d{20}-\d{20}\.(?:parquet|txt|npz))\.\d+\.tmp")
+_TEMPORARY = re.compile(r"\.(?:run\.json|merged|part-\d{20}-\d{20}\.(?:parquet|txt|npz))\.\d+\.tmp")
 
 
 def part_range(entry: Path) -> tuple[int, int] | None:
@@ -30,6 +43,31 @@ def part_range(entry: Path) -> tuple[int, int] | None:
 def is_temporary(entry: Path) -> bool:
     """Whether ``entry`` is a file that a run was writing when it stopped."""
     return _TEMPORARY.fullmatch(entry.name) is not None and entry.is_file()
+
+
+def merged_temporary(folder: Path) -> Path:
+    """Where this process merges the parts of ``folder`` before the rename
+    onto the finished file (in the folder, so that a stopped merge leaves
+    nothing outside it)."""
+    return folder / f".merged.{os.getpid()}.tmp"
+
+
+def hold(folder: Path) -> int:
+    """Lock ``folder`` for this run: an exclusive ``flock`` on the folder,
+    held until the returned descriptor is closed (or the process ends).
+
+    :raises DatasetError: if another run holds it, naming the folder.
+    """
+    descriptor = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(descriptor)
+        raise DatasetError(
+            f"{folder} is held by another run of veletas that is still writing it: let it "
+            "finish (or stop it), then run the command again"
+        ) from None
+    return descriptor
 
 
 def _is_own(entry: Path) -> bool:

@@ -36,7 +36,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar, Protocol
 
 from veletas import _veletas, games
-from veletas.limits import check_threads
+from veletas.limits import check_iterations, check_seconds, check_threads
 
 __all__ = [
     "ALGORITHMS",
@@ -266,9 +266,10 @@ class MctsBot:
         default 8 million); a full tree stops growing and keeps refining
         its statistics.
     :param algorithm: ``"mcts"`` (the default) or ``"uct"``, see above.
-    :raises ValueError: for an unknown ``algorithm``, a budget that is not
-        positive, ``threads`` below 1, a seed outside 0 .. 2**64 - 1, a
-        negative exploration constant or ``max_nodes`` below 1.
+    :raises ValueError: for an unknown ``algorithm``, a budget outside the
+        limits of :mod:`veletas.limits` (a :class:`~veletas.errors.LimitError`),
+        ``threads`` below 1, a seed outside 0 .. 2**64 - 1, a negative
+        exploration constant or ``max_nodes`` below 1.
 
     The bot keeps its search trees from one move to the next: when it is
     asked about a position that its tree already explored (its own last move
@@ -280,7 +281,7 @@ class MctsBot:
     >>> MctsBot(seconds=0)
     Traceback (most recent call last):
     ...
-    ValueError: seconds must be a positive number, got 0
+    veletas.errors.LimitError: seconds must be a number of 1e-06 to 1e+06, not 0.0
     """
 
     seconds: float | None
@@ -306,15 +307,9 @@ class MctsBot:
         if algorithm not in ALGORITHMS:
             raise ValueError(f"algorithm must be 'mcts' or 'uct', got {algorithm!r}")
         if seconds is not None:
-            if not isinstance(seconds, numbers.Real) or isinstance(seconds, bool):
-                raise TypeError(f"seconds must be a number, not {type(seconds).__name__}")
-            if not (math.isfinite(seconds) and seconds > 0):
-                raise ValueError(f"seconds must be a positive number, got {seconds!r}")
+            seconds = check_seconds(seconds)
         if iterations is not None:
-            if not isinstance(iterations, numbers.Integral) or isinstance(iterations, bool):
-                raise TypeError(f"iterations must be an int, not {type(iterations).__name__}")
-            if iterations < 1:
-                raise ValueError(f"iterations must be 1 or more, got {iterations!r}")
+            iterations = check_iterations(iterations)
         if not isinstance(threads, numbers.Integral) or isinstance(threads, bool):
             raise TypeError(f"threads must be an int, not {type(threads).__name__}")
         if threads < 1:

@@ -44,9 +44,12 @@ import numpy as np
 
 from veletas import games as _games
 from veletas._dataset_checks import check_columns, check_metadata, reading
+from veletas._output_files import why_not_writable
 from veletas._run_folder import (
     MANIFEST,
+    hold,
     is_temporary,
+    merged_temporary,
     part_range,
     refuse_foreign,
     remove_run_folder,
@@ -282,6 +285,7 @@ def write_parquet(games: Playouts, path: str | os.PathLike[str]) -> None:
     pq = require_pyarrow().parquet
     table = to_arrow(games)
     target = Path(path)
+    _refuse_unwritable(target)
     with (
         _atomic(target) as temporary,
         pq.ParquetWriter(temporary, table.schema, **_WRITE_OPTIONS) as writer,
@@ -584,10 +588,12 @@ class DatasetWriter:
         date: str | None = None,
     ) -> None:
         self.path = Path(path)
+        _refuse_unwritable(self.path)
         self.parquet = _is_parquet(self.path)
         if self.parquet:
             require_pyarrow()
         self.parts = Path(os.fspath(self.path) + PARTS_SUFFIX)
+        self._lock: int | None = None
         self.n_games = n_games
         self._playouts = game_playouts(job.game).Playouts
         self._job_type = type(job)
@@ -604,6 +610,8 @@ class DatasetWriter:
         self.done = 0
         self.complete = False
         self._ranges: list[tuple[int, int, Path]] = []  # (first, count, part)
+        if self.parts.is_dir() and not self.parts.is_symlink():
+            self._lock = hold(self.parts)
         if resume:
             self._resume()
         elif force:
@@ -621,16 +629,40 @@ class DatasetWriter:
                     "complete the run that wrote it"
                 )
         if not self.complete and not self.parts.exists():
-            self.parts.mkdir(parents=True)
+            self._release()  # a folder removed to start again
+            try:
+                self.parts.mkdir(parents=True)
+            except FileExistsError:
+                raise DatasetError(
+                    f"{self.parts} was made by another run of veletas that started at the "
+                    "same time: let it finish, then run the command again"
+                ) from None
+            self._lock = hold(self.parts)
             self.run["date"] = self.date
             _write_atomic(self.parts / "run.json", json.dumps(self.run, indent=2) + "\n")
 
     # -- resuming
 
+    def _release(self) -> None:
+        """Unlock the folder of parts (gone, or given up)."""
+        lock = getattr(self, "_lock", None)  # None too if __init__ failed early
+        if lock is not None:
+            os.close(lock)
+            self._lock = None
+
+    def close(self) -> None:
+        """Stop writing without finishing: the parts written so far stay for
+        a run with ``resume``, and the folder is unlocked for it (as when the
+        process ends)."""
+        self.flush()
+        self._release()
+
+    def __del__(self) -> None:
+        self._release()
+
     def _resume(self) -> None:
-        # A file half-merged when the run stopped: merged again from the parts.
-        for stale in self.path.parent.glob(f".{self.path.name}.*.tmp"):
-            stale.unlink(missing_ok=True)
+        # A file half-merged when the run stopped is in the folder of parts,
+        # removed with the run's other temporary files.
         if self.parts.exists():
             if not self.parts.is_dir():
                 raise DatasetError(f"{self.parts} is not a folder of parts: move it away")
@@ -837,6 +869,7 @@ class DatasetWriter:
         of parts goes, so that the same command can start afresh."""
         if not self._ranges and self.parts.exists():
             remove_run_folder(self.parts)
+        self._release()
 
     def finish(self, progress: Callable[[int], object] | None = None) -> None:
         """Merge the parts into the file, once every game is in them.
@@ -848,12 +881,13 @@ class DatasetWriter:
             return
         if self.done != self.n_games:
             raise DatasetError(f"{self.path}: {self.done:,} of {self.n_games:,} games written")
-        with _atomic(self.path) as temporary:
+        with _atomic(self.path, merged_temporary(self.parts)) as temporary:
             if self.parquet:
                 self._merge_parquet(temporary, progress)
             else:
                 self._merge_records(temporary, progress)
         remove_run_folder(self.parts)
+        self._release()
         self.complete = True
 
     def _merge_parquet(self, temporary: Path, progress: Callable[[int], object] | None) -> None:
@@ -963,13 +997,22 @@ def _is_parquet(path: str | os.PathLike[str]) -> bool:
     return os.fspath(path).lower().endswith((".parquet", ".pq"))
 
 
-class _atomic:
-    """A temporary path beside ``target``; on a clean exit, flushed to disk
-    and renamed onto ``target``, else removed."""
+def _refuse_unwritable(path: Path) -> None:
+    """:raises DatasetError: for a path that is not a regular file or a new
+    name (a device, a FIFO, a directory, a link, ``-``), naming it."""
+    reason = why_not_writable(path)
+    if reason is not None:
+        raise DatasetError(f"cannot write {path}: {reason}")
 
-    def __init__(self, target: Path) -> None:
+
+class _atomic:
+    """A temporary path (beside ``target``, or ``temporary`` on the same
+    file system); on a clean exit, flushed to disk and renamed onto
+    ``target``, else removed."""
+
+    def __init__(self, target: Path, temporary: Path | None = None) -> None:
         self.target = target
-        self.temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        self.temporary = temporary or target.with_name(f".{target.name}.{os.getpid()}.tmp")
 
     def __enter__(self) -> Path:
         return self.temporary

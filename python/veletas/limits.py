@@ -1,17 +1,20 @@
-"""The limits of the batch APIs, stated once: threads per call, games per
-call, envs per vector env (``docs/datasets.md`` and ``docs/serve.md`` list
-them with the server's). A request above one is refused with a
-``ValueError`` naming it, before anything is allocated or started, rather
-than a process killed by an allocation that cannot succeed or a machine
-brought to a halt by a million threads: a :class:`~veletas.errors.LimitError`
-(a ``ValueError``) names the limit.
+"""The limits of the batch APIs and the searches, stated once: threads per
+call, games per call, envs per vector env, a search's seconds and
+iterations (``docs/datasets.md`` and ``docs/serve.md`` list them with the
+server's). A request above one is refused with a ``ValueError`` naming it,
+before anything is allocated or started, rather than a process killed by an
+allocation that cannot succeed, a machine brought to a halt by a million
+threads or a clock that cannot count the time asked for: a
+:class:`~veletas.errors.LimitError` (a ``ValueError``) names the limit.
 
 The native core checks the same numbers where it takes them (its bots'
-threads, its vector envs' sizes).
+threads and budgets, its vector envs' sizes).
 """
 
 from __future__ import annotations
 
+import math
+import numbers
 from typing import Any
 
 import numpy as np
@@ -22,10 +25,15 @@ from veletas.errors import LimitError
 __all__ = [
     "MAX_ENVS",
     "MAX_GAMES",
+    "MAX_ITERATIONS",
     "MAX_RECORDED_GAMES",
+    "MAX_SECONDS",
     "MAX_THREADS",
+    "MIN_SECONDS",
     "check_envs",
     "check_games",
+    "check_iterations",
+    "check_seconds",
     "check_threads",
 ]
 
@@ -49,6 +57,57 @@ MAX_RECORDED_GAMES = 2_000_000
 MAX_ENVS = 100_000
 """The most games of one vector env: its observation buffers take about 8 KB
 an env in the standard game, 800 MB at this limit."""
+
+
+MIN_SECONDS = 1e-6
+"""The shortest search budget in seconds: a microsecond. A search this short
+may end before it tries a single move; it still answers (a bot plays its
+first move, an analysis says it saw none)."""
+
+MAX_SECONDS = 1_000_000.0
+"""The longest search budget in seconds, about 11.6 days: longer than any
+search worth waiting for, and well within what the native clock can count."""
+
+MAX_ITERATIONS = 1_000_000_000_000
+"""The most iterations (playouts) of one search per move and thread: at a
+million a second, about as long as :data:`MAX_SECONDS`."""
+
+
+def check_seconds(seconds: object, name: str = "seconds") -> float:
+    """``seconds`` as a float of :data:`MIN_SECONDS` .. :data:`MAX_SECONDS`:
+    every search budget in seconds (a bot's, a command's, the server's) is
+    checked here.
+
+    >>> check_seconds(0.5)
+    0.5
+    >>> check_seconds(1e308)
+    Traceback (most recent call last):
+    ...
+    veletas.errors.LimitError: seconds must be a number of 1e-06 to 1e+06, not 1e+308
+
+    :raises TypeError: for a value that is not a real number.
+    :raises LimitError: for one outside that range (NaN and infinities too).
+    """
+    if isinstance(seconds, bool) or not isinstance(seconds, numbers.Real):
+        raise TypeError(f"{name} must be a number, not {type(seconds).__name__}")
+    value = float(seconds)
+    if not (math.isfinite(value) and MIN_SECONDS <= value <= MAX_SECONDS):
+        raise LimitError(
+            f"{name} must be a number of {MIN_SECONDS:g} to {MAX_SECONDS:g}, not {value!r}"
+        )
+    return value
+
+
+def check_iterations(iterations: object, name: str = "iterations") -> int:
+    """``iterations`` as an int of 1 .. :data:`MAX_ITERATIONS`.
+
+    :raises TypeError: for a value that is not an int.
+    :raises LimitError: for one outside that range.
+    """
+    value = integer(name, iterations)
+    if not 1 <= value <= MAX_ITERATIONS:
+        raise LimitError(f"{name} must be 1 to {MAX_ITERATIONS:,}, not {value!r}")
+    return value
 
 
 def check_threads(threads: object, name: str = "threads") -> int:

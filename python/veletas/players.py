@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from veletas._checks import ascii_float, ascii_int
 from veletas.errors import InvalidPlayerError
-from veletas.limits import MAX_THREADS
+from veletas.limits import MAX_ITERATIONS, MAX_SECONDS, MAX_THREADS, MIN_SECONDS
 from veletas.rng import Rng
 
 if TYPE_CHECKING:
@@ -91,7 +91,9 @@ class BotSpec(Player):
     def parse(cls, spec: str) -> BotSpec:
         """The player of ``spec``: ``random``, ``greedy``, ``mcts``, ``uct``,
         or ``mcts:OPTION=VALUE,...`` (``uct:`` alike) with the options
-        ``iterations`` (a whole number of 1 or more), ``seconds`` (above 0),
+        ``iterations`` (a whole number of 1 to
+        :data:`~veletas.limits.MAX_ITERATIONS`), ``seconds`` (within
+        :data:`~veletas.limits.MIN_SECONDS` .. :data:`~veletas.limits.MAX_SECONDS`),
         ``exploration`` (0 or more) and ``threads`` (1 or more). ``mcts``
         alone thinks one second a move.
 
@@ -186,18 +188,20 @@ def _option(spec: str, key: str, value: str) -> int | float:
             number = ascii_int(value)
         except ValueError:
             number = 0
-        if number < 1:
+        if not 1 <= number <= MAX_ITERATIONS:
             raise InvalidPlayerError(
-                f"player {spec!r}: iterations must be a whole number of 1 or more, not {value!r}"
+                f"player {spec!r}: iterations must be a whole number of 1 to "
+                f"{MAX_ITERATIONS:,}, not {value!r}"
             )
         return number
     try:
         real = ascii_float(value)
     except ValueError:
         real = math.nan
-    if key == "seconds" and not (math.isfinite(real) and real > 0):
+    if key == "seconds" and not (math.isfinite(real) and MIN_SECONDS <= real <= MAX_SECONDS):
         raise InvalidPlayerError(
-            f"player {spec!r}: seconds must be a number above 0, not {value!r}"
+            f"player {spec!r}: seconds must be a number of {MIN_SECONDS:g} to "
+            f"{MAX_SECONDS:g}, not {value!r}"
         )
     if key == "exploration" and not (math.isfinite(real) and real >= 0):
         raise InvalidPlayerError(

@@ -72,6 +72,13 @@ class Evaluation:
     """The search's analysis of every move searched, most visited first."""
 
     @property
+    def known(self) -> bool:
+        """Whether the chance is known: the game is over, or the search
+        tried a move (one too short to try any knows nothing, and says one
+        half)."""
+        return self.seat is None or self.best is not None
+
+    @property
     def first(self) -> float:
         """The first player's chance to win."""
         if self.seat is None or self.seat == 0:
@@ -217,7 +224,9 @@ def chance_of(analysis: Analysis) -> float:
     """The chance that the player to act wins, from an analysis of all the
     moves searched: 1 where a move is proven won, 0 where every move is
     proven lost, else the mean of the moves' values weighted by their
-    playouts."""
+    playouts; one half when the search had no time to try a move."""
+    if not analysis.moves:
+        return 0.5
     best = analysis.moves[0]
     proven = [getattr(stats, "proven", None) for stats in analysis.moves]
     if "win" in proven:
@@ -231,6 +240,10 @@ def chance_of(analysis: Analysis) -> float:
 
 
 def _evaluation(seat: int, analysis: Analysis) -> Evaluation:
+    """The evaluation of an analysis; a search too short to try a move knows
+    no preferred move and proves nothing."""
+    if not analysis.moves:
+        return Evaluation(seat, chance_of(analysis), None, None, [], analysis)
     best = analysis.moves[0]
     results = [getattr(stats, "proven", None) for stats in analysis.moves]
     proven = "win" if "win" in results else "loss" if all(r == "loss" for r in results) else None
@@ -307,7 +320,10 @@ def review(
                 best=before.best,
                 proven=before.proven,
                 line=before.line,
-                mistake=chance_before - chance_after > threshold and not preferred,
+                mistake=chance_before - chance_after > threshold
+                and not preferred
+                and before.known
+                and after.known,
             )
         )
     swapped = _swapped(boards[-1])

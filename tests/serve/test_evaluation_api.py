@@ -111,3 +111,18 @@ def test_the_limit_is_an_option_of_the_server(make_client: Any) -> None:
     assert client.get("/api/info").json()["limits"]["eval_seconds"] == 0.1
     with pytest.raises(ValueError, match="eval_seconds"):
         make_client(eval_seconds=0)
+
+
+def test_an_evaluation_too_short_to_try_a_move_answers_one_half(make_client: Any) -> None:
+    client = make_client(max_games=5, bot_workers=1, eval_seconds=1e-6)
+    state = new_game(client, position="7/2x4/7/1s5/7/o1s2s1/7 b play 3", iterations=20)
+    found = evaluate(client, state["id"], ply=0)
+    assert found["first"] == 0.5
+
+
+def test_a_hint_too_short_to_try_a_move_lists_none(make_client: Any) -> None:
+    client = make_client(max_games=5, bot_workers=1)
+    state = new_game(client, position="7/2x4/7/1s5/7/o1s2s1/7 b play 3", iterations=1)
+    response = client.post(f"/api/games/{state['id']}/hint", json={})
+    assert response.status_code == 200, response.text
+    assert response.json()["moves"] == []

@@ -232,6 +232,47 @@ def test_running_out_of_files_logs_a_line_not_tracebacks(tmp_path: Path) -> None
     assert "file descriptors" in text
 
 
+# -- clients that leave in the middle of a request --------------------
+
+
+def leave_mid_request(server: Server, head: bytes, body: bytes, half_close: bool) -> None:
+    """Sends ``head`` and part of a ``body``, then leaves (or half-closes)."""
+    with server.connect(timeout=10) as sock:
+        sock.sendall(head + body)
+        if half_close:
+            sock.shutdown(socket.SHUT_WR)
+            read_all(sock)
+
+
+@pytest.mark.parametrize("half_close", [False, True], ids=["closed", "half-closed"])
+def test_a_client_that_leaves_mid_body_is_counted_not_a_traceback(
+    tmp_path: Path, half_close: bool
+) -> None:
+    with serving(tmp_path / "serve.log", "--request-seconds", "5") as server:
+        port = server.port
+        short = (
+            f"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+            "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n"
+        ).encode()
+        chunked = (
+            f"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+            "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+        ).encode()
+        for _ in range(20):
+            leave_mid_request(server, short, b"{", half_close)
+            leave_mid_request(server, chunked, b"5\r\n{\r\n", half_close)
+            leave_mid_request(server, chunked, b"zz\r\nnot a chunk\r\n", half_close)
+        _, body = wait_until(
+            lambda: (answer := server.request("GET", "/api/info"))[0] == 200 and answer,
+            "the server to answer",
+        )
+        text = server.log()
+    assert "Traceback" not in text, text[:3000]
+    assert "ClientDisconnect" not in text, text[:3000]
+    if half_close:  # a closed socket ends the request before it is read
+        assert json.loads(body)["events"]["disconnects"] >= 20
+
+
 # -- item 4: no 500s ---------------------------------------------------
 
 

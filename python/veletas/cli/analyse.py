@@ -14,29 +14,18 @@ from veletas.cli.playout import seed
 from veletas.cli.progress import LINE_SECONDS
 
 
-def seconds(text: str) -> float:
-    """An argparse type: a positive, finite number of seconds."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not (value > 0 and value < float("inf")):
-        raise argparse.ArgumentTypeError(f"must be a positive number, not {text}")
-    return value
-
-
 def add_search(parser: argparse.ArgumentParser, default_seconds: float) -> None:
     """The options of the search: its budget, threads and seed."""
     group = parser.add_argument_group("the search")
     group.add_argument(
         "--seconds",
-        type=seconds,
+        type=options.seconds,
         default=None,
         help=f"search time per position (default {default_seconds:g}, or none with --iterations)",
     )
     group.add_argument(
         "--iterations",
-        type=options.count,
+        type=options.iterations,
         metavar="N",
         help="playouts per position and thread (reproducible without --seconds)",
     )
@@ -111,6 +100,13 @@ def run(args: argparse.Namespace) -> int:
     evaluation = _in_background(lambda stop: evaluate(bot, board, stop=stop), limit)
     analysis = evaluation.analysis
     assert analysis is not None  # the game is not over
+    if not analysis.moves:
+        print(
+            f"{to_act} to act in {board.fen()}: the search ended before it tried a whole "
+            f"move ({analysis.iterations:,} playouts in {analysis.seconds:.2f} s); give it "
+            "more time (--seconds) or playouts (--iterations)"
+        )
+        return 0
     print(
         f"{to_act} to act in {board.fen()}: {to_act}'s chance to win {evaluation.chance:.0%}"
         f"{_proven(evaluation.proven)}; {analysis.iterations:,} playouts in "

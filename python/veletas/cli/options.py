@@ -10,7 +10,16 @@ from pathlib import Path
 from typing import Any
 
 from veletas import games
-from veletas._checks import ascii_int
+from veletas._checks import ascii_float, ascii_int
+from veletas._output_files import why_not_writable
+from veletas.errors import LimitError
+from veletas.limits import (
+    MAX_ITERATIONS,
+    MAX_SECONDS,
+    MIN_SECONDS,
+    check_iterations,
+    check_seconds,
+)
 from veletas.rules_options import RuleOption, refuse_foreign
 
 
@@ -189,6 +198,31 @@ def count(text: str) -> int:
     return value
 
 
+def seconds(text: str) -> float:
+    """An argparse type: a search budget in seconds, within
+    :data:`veletas.limits.MIN_SECONDS` .. :data:`~veletas.limits.MAX_SECONDS`."""
+    try:
+        value = ascii_float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    try:
+        return check_seconds(value)
+    except LimitError:
+        raise argparse.ArgumentTypeError(
+            f"must be a number of {MIN_SECONDS:g} to {MAX_SECONDS:g}, not {text}"
+        ) from None
+
+
+def iterations(text: str) -> int:
+    """An argparse type: a search budget in iterations, 1 ..
+    :data:`veletas.limits.MAX_ITERATIONS` (written as :func:`count` reads it)."""
+    value = count(text)
+    try:
+        return check_iterations(value)
+    except LimitError:
+        raise argparse.ArgumentTypeError(f"must be 1 to {MAX_ITERATIONS:,}, not {text}") from None
+
+
 def _whole_number(text: str) -> int:
     if not text.isascii():  # int() and Decimal() read any script's digits
         raise argparse.ArgumentTypeError(f"not a number of digits 0-9: {text!r}")
@@ -210,10 +244,12 @@ def _whole_number(text: str) -> int:
 def output_file(text: str) -> str:
     """An argparse type: a file the command will write (or append to), checked
     when the arguments are read, so that a bad path fails before any work
-    rather than after it. The file itself is not created here."""
+    rather than after it. The file itself is not created here. Only a regular
+    file or a new name is taken (see :mod:`veletas._output_files`)."""
     path = Path(text)
-    if path.is_dir():
-        raise argparse.ArgumentTypeError(f"cannot write {text}: it is a directory")
+    reason = why_not_writable(text)
+    if reason is not None:
+        raise argparse.ArgumentTypeError(f"cannot write {text}: {reason}")
     folder = path.parent
     if not folder.is_dir():
         raise argparse.ArgumentTypeError(f"cannot write {text}: no folder {folder}")

@@ -7,7 +7,6 @@ import sys
 from typing import Any
 
 from veletas import bots, games, records
-from veletas._checks import ascii_float
 from veletas.cli import draw, options
 from veletas.errors import IllegalMoveError, InvalidMoveError
 
@@ -28,7 +27,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--bot", choices=BOTS, default="mcts", help="the opponent (default mcts)")
     parser.add_argument(
         "--seconds",
-        type=_positive_float,
+        type=options.seconds,
         default=bots.DEFAULT_SECONDS,
         help=f"the mcts bot's thinking time per move (default {bots.DEFAULT_SECONDS})",
     )
@@ -47,7 +46,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--bot2", choices=BOTS, help="a bot takes your seat: watch a bot against a bot"
     )
     parser.add_argument(
-        "--seconds2", type=_positive_float, help="the thinking time of --bot2 (default --seconds)"
+        "--seconds2", type=options.seconds, help="the thinking time of --bot2 (default --seconds)"
     )
     parser.add_argument("--seed", type=options.non_negative, default=0, help="the bots' seed")
     parser.add_argument("--name", default="human", help="your name in the saved record")
@@ -56,13 +55,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("--no-color", action="store_true", help="draw the board without colours")
     parser.set_defaults(handler=run)
-
-
-def _positive_float(text: str) -> float:
-    value = ascii_float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be above 0, not {text}")
-    return value
 
 
 def make_bot(kind: str, seconds: float, threads: int, seed: int) -> Any:

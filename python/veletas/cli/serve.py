@@ -55,13 +55,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     limits.add_argument(
         "--max-seconds",
-        type=_positive_float,
+        type=options.seconds,
         default=60.0,
         help="the longest thinking time per move a game may ask for (default 60)",
     )
     limits.add_argument(
         "--max-iterations",
-        type=options.positive,
+        type=options.iterations,
         default=5_000_000,
         help="the most iterations per move a game may ask for (default 5000000)",
     )
@@ -81,7 +81,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     limits.add_argument(
         "--eval-seconds",
-        type=_positive_float,
+        type=options.seconds,
         default=EVAL_SECONDS,
         help="the search time of the page's evaluation of one position, for its "
         f"evaluation bar and win-chance curve (default {EVAL_SECONDS:g})",

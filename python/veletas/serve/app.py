@@ -26,7 +26,7 @@ from starlette.applications import Starlette
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -240,6 +240,11 @@ def create_app(
                 )
             except VeletasError as error:
                 return JSONResponse({"error": error_message(error)}, status_code=400)
+            except ClientDisconnect:
+                # The client left before its body arrived: nobody reads an
+                # answer, and it is an everyday event, counted, not logged.
+                sessions.disconnects += 1
+                return Response(status_code=400, headers={"Connection": "close"})
             if isinstance(result, Response):
                 return result
             return JSONResponse(result)
@@ -287,6 +292,7 @@ def create_app(
                 "max_connections": limits.max_connections,
                 "request_seconds": limits.request_seconds,
             },
+            "events": {"disconnects": sessions.disconnects},
         }
 
     async def create(request: Request, body: dict[str, Any]) -> Any:

@@ -29,9 +29,10 @@ import anyio
 import anyio.to_thread
 
 from veletas import games as registry
-from veletas._checks import ascii_float, ascii_int
+from veletas._checks import plain_float, plain_int
 from veletas.bots import StopFlag
 from veletas.errors import VeletasError
+from veletas.limits import MIN_SECONDS, check_iterations, check_seconds
 from veletas.review import EVERY_MOVE, chance_of
 from veletas.review_page import curve
 from veletas.serve.limits import EVAL_SECONDS
@@ -80,14 +81,17 @@ class Settings:
     """Host names accepted besides ``localhost`` and IP addresses."""
 
     def __post_init__(self) -> None:
-        for name in ("max_games", "bot_workers", "max_iterations", "max_nodes", "max_body"):
+        for name in ("max_games", "bot_workers", "max_nodes", "max_body"):
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a whole number of 1 or more, got {value!r}")
-        for name in ("idle_seconds", "max_seconds", "default_seconds", "eval_seconds"):
-            value = getattr(self, name)
-            if not (isinstance(value, int | float) and math.isfinite(value) and value > 0):
-                raise ValueError(f"{name} must be a positive number, got {value!r}")
+        check_iterations(self.max_iterations, "max_iterations")
+        # The search budgets within veletas.limits; the idle time is no budget.
+        for name in ("max_seconds", "default_seconds", "eval_seconds"):
+            check_seconds(getattr(self, name), name)
+        value = self.idle_seconds
+        if not (isinstance(value, int | float) and math.isfinite(value) and value > 0):
+            raise ValueError(f"idle_seconds must be a positive number, got {value!r}")
 
 
 class ApiError(Exception):
@@ -505,6 +509,8 @@ class Sessions:
         self.settings = settings
         self.games: dict[str, Session] = {}
         self._limiter: anyio.CapacityLimiter | None = None
+        self.disconnects = 0
+        """Requests whose client left before its body arrived."""
 
     @property
     def limiter(self) -> anyio.CapacityLimiter:
@@ -619,11 +625,11 @@ class Sessions:
             return None
         text = _text(value, "seconds")
         try:
-            seconds = ascii_float(text)
+            seconds = plain_float(text)
         except ValueError:
             raise ApiError(400, f"seconds must be a number, not {text!r}") from None
-        if not (math.isfinite(seconds) and seconds > 0):
-            raise ApiError(400, f"seconds must be above 0, not {text}")
+        if not (math.isfinite(seconds) and seconds >= MIN_SECONDS):
+            raise ApiError(400, f"seconds must be {MIN_SECONDS:g} or more, not {text}")
         if seconds > self.settings.max_seconds:
             raise ApiError(
                 400,
@@ -637,7 +643,7 @@ class Sessions:
             return None
         text = _text(value, "iterations")
         try:
-            iterations = ascii_int(text)
+            iterations = plain_int(text)
         except ValueError:
             raise ApiError(400, f"iterations must be a whole number, not {text!r}") from None
         if iterations < 1:
@@ -655,7 +661,7 @@ class Sessions:
             return secrets.randbits(63)
         text = _text(value, "seed")
         try:
-            seed = ascii_int(text)
+            seed = plain_int(text)
         except ValueError:
             raise ApiError(400, f"seed must be a whole number, not {text!r}") from None
         if not 0 <= seed < 1 << 64:

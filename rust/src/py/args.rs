@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 
 use crate::mcts::{Algorithm, Budget, Config};
 use crate::playout::Batch;
+use crate::py::errors::LimitError;
 
 /// An optional keyword argument whose every given value, `None` included,
 /// is checked (unlike `Option`, which would take `None` for "not given").
@@ -84,18 +85,37 @@ pub fn search_config(
     })
 }
 
-/// A search budget: iterations, seconds, or both (whichever runs out first).
+/// The shortest search budget in seconds (`veletas.limits.MIN_SECONDS`).
+pub const MIN_SECONDS: f64 = 1e-6;
+
+/// The longest search budget in seconds (`veletas.limits.MAX_SECONDS`).
+pub const MAX_SECONDS: f64 = 1e6;
+
+/// The most iterations of one search (`veletas.limits.MAX_ITERATIONS`).
+pub const MAX_ITERATIONS: u64 = 1_000_000_000_000;
+
+/// A search budget: iterations, seconds, or both (whichever runs out first),
+/// each within the limits of `veletas.limits` (a `LimitError` otherwise).
 pub fn search_budget(iterations: Option<u64>, seconds: Option<f64>) -> PyResult<Budget> {
     let time = match seconds {
         None => None,
-        Some(s) if s.is_finite() && s > 0.0 => Some(Duration::from_secs_f64(s)),
-        Some(s) => {
-            return Err(PyValueError::new_err(format!(
-                "seconds must be a positive number, got {s}"
-            )));
-        }
+        Some(s) => match Duration::try_from_secs_f64(s) {
+            Ok(time) if (MIN_SECONDS..=MAX_SECONDS).contains(&s) => Some(time),
+            _ => {
+                return Err(LimitError::new_err(format!(
+                    "seconds must be a number of {MIN_SECONDS:e} to {MAX_SECONDS:e}, not {s:e}"
+                )));
+            }
+        },
     };
-    if iterations == Some(0) || (iterations.is_none() && time.is_none()) {
+    if let Some(count) = iterations
+        && !(1..=MAX_ITERATIONS).contains(&count)
+    {
+        return Err(LimitError::new_err(format!(
+            "iterations must be 1 to {MAX_ITERATIONS}, not {count}"
+        )));
+    }
+    if iterations.is_none() && time.is_none() {
         return Err(PyValueError::new_err(
             "a search needs a budget: iterations of 1 or more, or seconds above 0",
         ));

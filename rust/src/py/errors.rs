@@ -11,6 +11,7 @@ pyo3::import_exception!(veletas.errors, InvalidFenError);
 pyo3::import_exception!(veletas.errors, InvalidMoveError);
 pyo3::import_exception!(veletas.errors, InvalidRulesError);
 pyo3::import_exception!(veletas.errors, KernelError);
+pyo3::import_exception!(veletas.errors, LimitError);
 
 /// The text of a position string for the parser. A `str` with lone
 /// surrogates is not UTF-8: each surrogate becomes a `?`, one character for

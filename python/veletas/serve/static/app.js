@@ -345,7 +345,14 @@ function drawHint(hint) {
     list.append(item);
   }
   const head = document.createElement("p");
-  head.textContent = `Hint (${hint.iterations} playouts, ${hint.seconds.toFixed(2)} s):`;
+  const said = `${hint.iterations} playouts, ${hint.seconds.toFixed(2)} s`;
+  if (hint.moves.length === 0) {
+    // A search too short to try a whole move: say so rather than show nothing.
+    head.textContent = `Hint (${said}): the search ended before it tried a move.`;
+    $("hints").replaceChildren(head);
+    return;
+  }
+  head.textContent = `Hint (${said}):`;
   $("hints").replaceChildren(head, list);
 }
 
