@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 import veletas
 from veletas import datasets, records
-from veletas._output_files import why_not_writable
+from veletas._paths import why_not_writable
 from veletas.cli import main
 from veletas.cli.options import output_file
 from veletas.errors import DatasetError, InvalidRecordError

@@ -6,6 +6,7 @@ error, on the command line one line and no traceback."""
 from __future__ import annotations
 
 import io
+import os
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -228,6 +229,12 @@ def test_a_game_past_the_file_and_a_missing_file(
     assert "no such file" in capsys.readouterr().err
     assert main(["review", str(tmp_path)]) == 2
     assert "a directory" in capsys.readouterr().err
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    for command in ("review", "report"):
+        assert main([command, str(fifo)]) == 2
+        err = capsys.readouterr().err
+        assert f"veletas: error: {fifo}: a FIFO, not a file" in err, err
 
 
 @pytest.mark.parametrize(

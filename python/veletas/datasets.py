@@ -44,7 +44,7 @@ import numpy as np
 
 from veletas import games as _games
 from veletas._dataset_checks import check_columns, check_metadata, reading
-from veletas._output_files import why_not_writable
+from veletas._paths import why_not_writable
 from veletas._run_folder import (
     MANIFEST,
     hold,

@@ -361,6 +361,17 @@ def test_websockets_with_bad_hosts_or_origins_are_refused(
     assert status_of(answer) in (400, 403), answer[:300]
 
 
+def test_a_websocket_to_an_unknown_game_is_closed_with_4404(hostile: Hostile) -> None:
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    url = f"ws://127.0.0.1:{hostile.server.port}/api/games/nope/ws"
+    with connect(url, open_timeout=10) as socket, pytest.raises(ConnectionClosed) as closed:
+        socket.recv(timeout=10)
+    assert closed.value.rcvd is not None
+    assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (4404, "no such game")
+
+
 def test_the_good_host_forms_are_served(hostile: Hostile) -> None:
     for host in (f"127.0.0.1:{hostile.server.port}", "localhost", "[::1]:8000", "127.0.0.1"):
         status, answer = hostile.server.request("GET", "/api/info", headers={"Host": host})

@@ -11,7 +11,7 @@ from typing import Any
 
 from veletas import games
 from veletas._checks import ascii_float, ascii_int
-from veletas._output_files import why_not_writable
+from veletas._paths import why_not_writable
 from veletas.errors import LimitError
 from veletas.limits import (
     MAX_ITERATIONS,
@@ -245,7 +245,7 @@ def output_file(text: str) -> str:
     """An argparse type: a file the command will write (or append to), checked
     when the arguments are read, so that a bad path fails before any work
     rather than after it. The file itself is not created here. Only a regular
-    file or a new name is taken (see :mod:`veletas._output_files`)."""
+    file or a new name is taken (see :mod:`veletas._paths`)."""
     path = Path(text)
     reason = why_not_writable(text)
     if reason is not None:

@@ -6,6 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from veletas._paths import why_not_readable
+
 FORMATS = ("png", "pdf", "svg")
 
 
@@ -46,8 +48,9 @@ def run(args: argparse.Namespace) -> int:
     from veletas.report import report
 
     source = Path(args.file)
-    if not source.is_file():
-        print(f"veletas: error: {args.file}: no such file", file=sys.stderr)
+    why = why_not_readable(source)
+    if why is not None:
+        print(f"veletas: error: {args.file}: {why}", file=sys.stderr)
         return 2
     out = Path(args.out) if args.out else source.with_suffix(".html")
     try:

@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from veletas._paths import why_not_readable
 from veletas.cli import options
 from veletas.cli.analyse import add_search, budget
 from veletas.cli.progress import progress
@@ -81,8 +82,8 @@ def run(args: argparse.Namespace) -> int:
     from veletas.review_page import check_target, write_page
 
     source = Path(args.file)
-    if not source.is_file():
-        why = "a directory, not a record file" if source.is_dir() else "no such file"
+    why = why_not_readable(source)
+    if why is not None:
         print(f"veletas: error: {args.file}: {why}", file=sys.stderr)
         return 2
     if args.out is not None:

@@ -370,10 +370,12 @@ def create_app(
     async def updates(websocket: WebSocket) -> None:
         """Sends the game's summary now and at every change, until the page leaves."""
         session = sessions.games.get(websocket.path_params["game_id"])
+        await websocket.accept()
         if session is None:
+            # Closed after the handshake: a close before it is an HTTP 403,
+            # the answer to a foreign page, not to a game that is gone.
             await websocket.close(code=4404, reason="no such game")
             return
-        await websocket.accept()
         session.watchers += 1
         receiving = asyncio.ensure_future(websocket.receive())
         try:
