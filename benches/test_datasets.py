@@ -80,3 +80,23 @@ def test_reading_parquet_against_records(benchmark, report) -> None:
             "records",
             games_per_second(lambda n: veletas.read_playouts(text), 20_000, repeat=1),
         )
+
+
+def test_reading_with_the_replay_against_without(benchmark, report) -> None:
+    # The replay plays the run again from its metadata; without it (the parts
+    # a run reads back on --resume) the columns are checked against their domains.
+    games = JOB.run(0, 200_000)
+    with tempfile.TemporaryDirectory() as folder:
+        parquet = Path(folder) / "games.parquet"
+        games.to_parquet(parquet)
+        benchmark.group = "datasets: replay"
+        benchmark.pedantic(veletas.read_playouts, args=(parquet,), rounds=1)
+        report(
+            "reading a Parquet dataset with its replay vs without",
+            "replayed",
+            games_per_second(lambda n: veletas.read_playouts(parquet), 200_000, repeat=2),
+            "domains only",
+            games_per_second(
+                lambda n: datasets._read_playouts(parquet, replay=False), 200_000, repeat=2
+            ),
+        )

@@ -323,6 +323,132 @@ def test_a_truncated_file_is_a_dataset_error(tmp_path: Path) -> None:
             list(datasets.iter_playouts(path))
 
 
+# -- rewritten with valid checksums: checked for meaning ---------------
+
+
+def rewritten(tmp_path: Path, table: Any, name: str = "games.parquet") -> Path:
+    """``table`` written as another tool would, with valid page checksums."""
+    path = tmp_path / name
+    pq.write_table(table, path, write_page_checksum=True)
+    return path
+
+
+def with_column(table: Any, name: str, values: Any) -> Any:
+    return table.set_column(table.schema.get_field_index(name), name, values)
+
+
+def with_metadata(table: Any, **changes: Any) -> Any:
+    meta = json.loads(table.schema.metadata[datasets.METADATA_KEY])
+    meta.update(changes)
+    return table.replace_schema_metadata({datasets.METADATA_KEY: json.dumps(meta).encode()})
+
+
+def with_move(table: Any, index: int, code: int) -> Any:
+    moves = table.column("moves").combine_chunks()
+    codes = moves.values.to_numpy().copy()
+    codes[index] = code
+    changed = pa.LargeListArray.from_arrays(moves.offsets, pa.array(codes))
+    return with_column(table, "moves", changed)
+
+
+def recorded_table(tmp_path: Path, game: str) -> Any:
+    """A recorded run's table, as the package writes it."""
+    if game == "veletas":
+        games = veletas.playouts(300, variant="small", seed=5, record=True)
+    else:
+        games = veletas.meridians.playouts(300, pie=True, seed=5, record=True)
+    games.to_parquet(tmp_path / "original.parquet")
+    return pq.read_table(tmp_path / "original.parquet")
+
+
+@pytest.fixture(params=["veletas", "meridians"])
+def recorded(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
+    return recorded_table(tmp_path, request.param)
+
+
+def refused(path: Path, *words: str) -> None:
+    for read in (veletas.read_playouts, lambda p: list(datasets.iter_playouts(p))):
+        with pytest.raises(DatasetError) as error:
+            read(path)
+        for word in (str(path), *words):
+            assert word in str(error.value), error.value
+
+
+def test_an_untouched_rewrite_reads_back(tmp_path: Path, recorded: Any) -> None:
+    path = rewritten(tmp_path, recorded)
+    assert len(veletas.read_playouts(path)) == 300
+
+
+def test_a_changed_winner_is_refused(tmp_path: Path, recorded: Any) -> None:
+    winner = recorded.column("winner").to_numpy().copy()
+    winner[7] = 1 - winner[7]
+    refused(
+        rewritten(tmp_path, with_column(recorded, "winner", pa.array(winner))), "game 7", "'winner'"
+    )
+
+
+def test_a_flipped_swap_is_refused(tmp_path: Path, recorded: Any) -> None:
+    swapped = recorded.column("swapped").to_numpy(zero_copy_only=False).copy()
+    swapped[11] = not swapped[11]
+    refused(
+        rewritten(tmp_path, with_column(recorded, "swapped", pa.array(swapped))),
+        "game 11",
+        "'swapped'",
+    )
+
+
+def test_edited_claims_or_stones_are_refused(tmp_path: Path, recorded: Any) -> None:
+    name = "claims" if "claims" in recorded.column_names else "stones"
+    column = recorded.column(name).combine_chunks()
+    values = column.flatten().to_numpy().copy()
+    values[2 * 5] += 1
+    edited = pa.FixedSizeListArray.from_arrays(pa.array(values), 2)
+    refused(rewritten(tmp_path, with_column(recorded, name, edited)), "game 5", f"'{name}'")
+
+
+def test_a_replaced_move_is_refused(tmp_path: Path, recorded: Any) -> None:
+    codes = recorded.column("moves").combine_chunks().values.to_numpy()
+    other = next(int(code) for code in codes if code != codes[0])
+    refused(rewritten(tmp_path, with_move(recorded, 0, other)), "game 0", "'moves'", "move 1")
+
+
+def test_an_illegal_move_in_games_of_records_is_refused(tmp_path: Path, recorded: Any) -> None:
+    codes = recorded.column("moves").combine_chunks().values.to_numpy()
+    other = next(int(code) for code in codes if code != codes[0])
+    table = with_metadata(with_move(recorded, 0, other), policy="records")
+    refused(rewritten(tmp_path, table), "game 0", "not a legal game")
+
+
+@pytest.mark.parametrize(
+    ("game", "field", "value"),
+    [("veletas", "seed", 6), ("veletas", "policy", "uniform"), ("meridians", "seed", 6)],
+)
+def test_metadata_naming_another_run_is_refused(
+    tmp_path: Path, game: str, field: str, value: Any
+) -> None:
+    table = with_metadata(recorded_table(tmp_path, game), **{field: value})
+    refused(rewritten(tmp_path, table), "another run")
+
+
+def test_a_run_from_a_position_after_the_swap_reads_back(tmp_path: Path) -> None:
+    board = veletas.Board(variant="small")
+    for move in ("*c3", "g7", "swap"):
+        board.push_str(move)
+    games = veletas.playouts(200, start=board, seed=3, record=True)
+    assert games.swapped.all()
+    games.to_parquet(tmp_path / "swapped.parquet")
+    assert len(veletas.read_playouts(tmp_path / "swapped.parquet")) == 200
+
+
+def test_the_columns_alone_are_read_without_a_replay(tmp_path: Path, recorded: Any) -> None:
+    winner = recorded.column("winner").to_numpy().copy()
+    winner[7] = 1 - winner[7]
+    path = rewritten(tmp_path, with_column(recorded, "winner", pa.array(winner)))
+    # The fast path checks domains only (docs/datasets.md says so).
+    [group] = datasets.iter_playouts(path, moves=False)
+    assert group.winner[7] == winner[7]
+
+
 # -- --resume ---------------------------------------------------------
 
 

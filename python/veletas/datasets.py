@@ -44,6 +44,7 @@ import numpy as np
 
 from veletas import games as _games
 from veletas._dataset_checks import check_columns, check_metadata, reading
+from veletas._dataset_replay import check_games
 from veletas._paths import why_not_writable
 from veletas._run_folder import (
     MANIFEST,
@@ -204,7 +205,10 @@ def from_arrow(table: Any) -> Playouts:
     return _playouts_of(table, meta)
 
 
-def _playouts_of(table: Any, meta: Mapping[str, Any]) -> Playouts:
+def _playouts_of(table: Any, meta: Mapping[str, Any], *, replay: bool = True) -> Playouts:
+    """The checked :class:`Playouts` of a table: its metadata and columns
+    against their domains and, with ``replay``, its games against their run
+    (:mod:`veletas._dataset_replay`)."""
     game_name = str(meta.get("game", _games.DEFAULT))
     names = list(meta["columns"])
     missing = [name for name in [_GAME_COLUMN, *names] if name not in table.column_names]
@@ -230,7 +234,7 @@ def _playouts_of(table: Any, meta: Mapping[str, Any]) -> Playouts:
         arrays["moves"] = decoded.view(np.int8).reshape(-1, 4) if decoded.dtype.fields else decoded
         arrays["offsets"] = offsets - offsets[0]
     check_columns(arrays, len(game))
-    return game_playouts(game_name).Playouts(
+    games: Playouts = game_playouts(game_name).Playouts(
         arrays,
         start=meta["start"],
         rules=_rules_of(meta),
@@ -240,6 +244,9 @@ def _playouts_of(table: Any, meta: Mapping[str, Any]) -> Playouts:
         backend=meta.get("backend", "rust"),
         game=game_name,
     )
+    if replay:
+        check_games(games)
+    return games
 
 
 def _large_moves_type(list_type: Any) -> Any:
@@ -348,12 +355,19 @@ def read_playouts(path: str | os.PathLike[str]) -> Playouts:
         or records of different rules or start positions.
     :raises InvalidRecordError: for a record that cannot be read.
     """
+    return _read_playouts(path)
+
+
+def _read_playouts(path: str | os.PathLike[str], *, replay: bool = True) -> Playouts:
+    """:func:`read_playouts`; without ``replay`` for the parts a run wrote
+    itself (checked by checksums and domains; the finished file is replayed
+    when it is read)."""
     if _is_parquet(path):
         pq = require_pyarrow().parquet
         # As iter_playouts reads it (the same metadata, the same checks).
         with reading(path):
             file = pq.ParquetFile(path, **_READ_OPTIONS)
-            return _playouts_of(file.read(), _metadata_of(file.schema_arrow))
+            return _playouts_of(file.read(), _metadata_of(file.schema_arrow), replay=replay)
     from veletas import records
 
     return _records_to_playouts(records.iter_read_boards(path))
@@ -377,7 +391,7 @@ def iter_playouts(path: str | os.PathLike[str], *, moves: bool = True) -> Iterat
         read = [_GAME_COLUMN, *meta["columns"]]
     for index in range(groups):
         with reading(path):
-            group = _playouts_of(file.read_row_group(index, columns=read), meta)
+            group = _playouts_of(file.read_row_group(index, columns=read), meta, replay=moves)
         yield group
 
 
@@ -729,7 +743,11 @@ class DatasetWriter:
         :raises DatasetError: naming the part.
         """
         try:
-            games = read_playouts(entry) if self.parquet else self._read_part_columns(entry)
+            games = (
+                _read_playouts(entry, replay=False)
+                if self.parquet
+                else self._read_part_columns(entry)
+            )
             if (games.first_game, len(games)) != (first, count):
                 raise DatasetError(f"it holds games {games.first_game}.. ({len(games)}) instead")
         except (DatasetError, OSError, ValueError, KeyError, TypeError) as error:

@@ -35,6 +35,7 @@ import numpy as np
 from veletas import datasets
 from veletas import games as _games
 from veletas._checks import integer
+from veletas._implementation import IMPLEMENTATION
 from veletas.limits import check_games, check_threads
 
 if TYPE_CHECKING:
@@ -395,6 +396,33 @@ class Playouts:
 
     # ------------------------------------------------------------------
     # Putting ranges together
+
+    def job(self) -> PlayoutJob:
+        """The :class:`PlayoutJob` of the run these games are of (their start,
+        rules, policy and seed; recording moves if they have them), on every
+        core, with the engine in use: ``job().run(first_game, len(games))``
+        plays them again, move for move (both engines play the same games).
+        The start's own pie swap is not known here: the job starts unswapped,
+        so that a run from a position reached by the swap gives the same
+        games, with ``swapped`` false where they did not swap again.
+
+        >>> import veletas
+        >>> games = veletas.playouts(50, variant="small", seed=2, record=True)
+        >>> again = games.job().run(games.first_game, len(games))
+        >>> bool((again.moves == games.moves).all())
+        True
+        """
+        return PlayoutJob(
+            start=self.start,
+            rules=self.rules,
+            swapped=False,
+            policy=self.policy,
+            seed=self.seed,
+            threads=None,
+            record=self.moves is not None,
+            backend=IMPLEMENTATION,
+            game=self.game,
+        )
 
     @classmethod
     def concatenate(cls, parts: Sequence[Playouts]) -> Playouts:
