@@ -95,6 +95,27 @@ def test_a_killed_worker_changes_nothing(cluster: RayCluster) -> None:
     assert_same_games(games, veletas.playouts(1_000_000, seed=8))
 
 
+def test_a_killed_worker_leaves_the_json_whole(cluster: RayCluster) -> None:
+    # Ray forwards its lines about the lost worker to the driver: they stay in
+    # Ray's logs, and stdout carries the package's JSON alone.
+    killer = WorkerKiller(cluster, "veletas playouts")
+    killer.start()
+    try:
+        command = [sys.executable, "-m", "veletas.cli", "playout", "--json", "--seed", "8"]
+        options = ["--games", "1000000", "--ray", cluster.address, "--chunk-size", "20000"]
+        result = subprocess.run(
+            [*command, *options], capture_output=True, text=True, timeout=600, check=False
+        )
+    finally:
+        killer.done.set()
+        killer.join()
+    assert killer.killed is not None, "no worker was seen playing a chunk"
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["games"] == 1_000_000
+    assert report["where"] == f"the Ray cluster at {cluster.address} (1 node, 2 CPUs)"
+
+
 def test_a_connection_made_before_is_used_and_kept(cluster: RayCluster) -> None:
     ray.init(address=cluster.address)
     try:

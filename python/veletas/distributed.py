@@ -44,6 +44,7 @@ from typing import Any
 
 from veletas import games as registry
 from veletas._checks import count, integer
+from veletas.errors import ChunkFailedError
 from veletas.extras import install_hint
 from veletas.playouts import PlayoutJob, Playouts
 from veletas.rules_options import refuse_foreign
@@ -285,6 +286,7 @@ def play_chunks(
     progress: Callable[[int], object] | None = None,
     first_game: int = 0,
     max_chunk_size: int | None = None,
+    played_on: set[str] | None = None,
 ) -> Iterator[Playouts]:
     """Games ``first_game .. n_games - 1`` of ``job``, played as Ray tasks on
     the cluster this process is connected to (:func:`connect`), yielded as
@@ -302,6 +304,10 @@ def play_chunks(
     Closing the iterator before its end (``break``, an exception, Ctrl-C in
     the loop or while it waits) cancels the chunks not yet played and stops
     the workers playing them; the ranges yielded until then stay valid.
+    ``played_on`` collects the ids of the nodes that played a chunk.
+
+    :raises ChunkFailedError: for a chunk that failed on every try, naming
+        it and the games finished before it (the ranges yielded).
     """
     ray = require_ray()
     if n_games <= first_game:
@@ -347,7 +353,21 @@ def play_chunks(
             # Ray's driver abort on its own check ("Tried to complete task
             # that was not pending") before the error is shown.
             first = pending.pop(ready)
-            part = ray.get(ready)
+            try:
+                node, part = ray.get(ready)
+            except ray.exceptions.RayError as error:
+                size = min(chunk_size, n_games - first)
+                reason = str(error).strip().splitlines()[0] if str(error).strip() else ""
+                raise ChunkFailedError(
+                    f"the chunk of games {first:,} .. {first + size - 1:,} failed on every try "
+                    f"({type(error).__name__}: {reason[:200]}); games {first_game:,} .. "
+                    f"{next_game - 1:,} were finished before it",
+                    first_game=first,
+                    n_games=size,
+                    finished=next_game - first_game,
+                ) from None
+            if played_on is not None:
+                played_on.add(node)
             finished[first] = part
             if progress is not None:
                 progress(len(part))
@@ -380,9 +400,11 @@ def chunk_size_for(n_games: int, slots: int, seconds_per_game: float, *, threads
     return max(1, min(n_games, max(shortest, min(longest, balanced))))
 
 
-def _play_chunk(job: PlayoutJob, first_game: int, n_games: int) -> Playouts:
-    """The body of a Ray task: one chunk, with the worker's native core."""
-    return job.run(first_game, n_games)
+def _play_chunk(job: PlayoutJob, first_game: int, n_games: int) -> tuple[str, Playouts]:
+    """The body of a Ray task: one chunk, with the worker's native core, and
+    the id of the node that played it."""
+    ray = require_ray()
+    return ray.get_runtime_context().get_node_id(), job.run(first_game, n_games)
 
 
 def _seconds_per_game(job: PlayoutJob) -> float:
@@ -547,7 +569,25 @@ def _package_dir() -> str:
 def _size_of_cluster(ray: Any) -> str:
     nodes = sum(1 for node in ray.nodes() if node.get("Alive"))
     cpus = int(ray.cluster_resources().get("CPU", 0))
+    return _size(nodes, cpus)
+
+
+def _size(nodes: int, cpus: int) -> str:
     return f"{nodes} node{'s' if nodes != 1 else ''}, {cpus} CPU{'s' if cpus != 1 else ''}"
+
+
+def where_played(where: str, played_on: set[str]) -> str:
+    """``where`` (as :func:`connect` yields it) with the nodes that played
+    (ids from :func:`play_chunks`) in place of the cluster's size when the
+    run started: a node lost or added on the way counts as it played."""
+    ray = require_ray()
+    cpus = sum(
+        int(node.get("Resources", {}).get("CPU", 0))
+        for node in ray.nodes()
+        if node.get("NodeID") in played_on
+    )
+    place, _, _ = where.rpartition(" (")
+    return f"{place or where} ({_size(len(played_on), cpus)})"
 
 
 def _check_chunk_size(chunk_size: object) -> int | None:

@@ -70,6 +70,22 @@ class LimitError(VeletasError):
     anything is allocated or started. The message names the limit."""
 
 
+class ChunkFailedError(VeletasError):
+    """A chunk of a run on a Ray cluster that failed on every try (its
+    workers or nodes lost more often than ``max_retries`` allows, say). The
+    message names its games and the games finished before it; the attributes
+    say the same."""
+
+    def __init__(self, message: str, *, first_game: int, n_games: int, finished: int) -> None:
+        super().__init__(message)
+        self.first_game = first_game
+        """The first game of the chunk that failed."""
+        self.n_games = n_games
+        """The games of that chunk."""
+        self.finished = finished
+        """The games of the run finished, in order, before it."""
+
+
 class DatasetError(VeletasError):
     """A playout dataset that cannot be read or written as asked: a file that
     is not one, a file or the parts of a stopped run in the way, or parts of

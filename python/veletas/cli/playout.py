@@ -10,6 +10,7 @@ were played: :func:`make_runner` picks who plays them, this machine's cores
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -23,6 +24,7 @@ from veletas._checks import ascii_int
 from veletas._implementation import IMPLEMENTATION
 from veletas.cli import options
 from veletas.cli.progress import progress
+from veletas.errors import ChunkFailedError
 from veletas.limits import MAX_GAMES
 from veletas.playouts import Estimate, PlayoutJob, Playouts, Tally
 
@@ -118,16 +120,25 @@ class RayRunner:
     ) -> Iterator[Playouts]:
         from veletas import distributed
 
-        with distributed.connect(self.address) as where:
+        played_on: set[str] = set()
+        # Ray prints what it forwards of its nodes ("(raylet) A worker
+        # died ...") on stdout, which carries the summary and --json: while
+        # the cluster plays, stdout is stderr.
+        with contextlib.redirect_stdout(sys.stderr), distributed.connect(self.address) as where:
             self.where = where
-            yield from distributed.play_chunks(
-                job,
-                n_games,
-                chunk_size=self.chunk_size,
-                progress=progress,
-                first_game=first_game,
-                max_chunk_size=self.max_chunk_size,
-            )
+            try:
+                yield from distributed.play_chunks(
+                    job,
+                    n_games,
+                    chunk_size=self.chunk_size,
+                    progress=progress,
+                    first_game=first_game,
+                    max_chunk_size=self.max_chunk_size,
+                    played_on=played_on,
+                )
+            finally:
+                if played_on:
+                    self.where = distributed.where_played(where, played_on)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -334,8 +345,11 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
         sinks.append(kept.append)
     before = len(games)
     clock = time.perf_counter()
+    failed: ChunkFailedError | None = None
     try:
         interrupted = play(job, args.games, runner, first_game=first_game, sinks=sinks)
+    except ChunkFailedError as error:
+        interrupted, failed = True, error
     except ConnectionError as error:
         if writer is not None:
             writer.abandon()
@@ -348,7 +362,17 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
     seconds = time.perf_counter() - clock
     played = len(games) - before
     where = runner.describe(job)
-    if interrupted:
+    if failed is not None:
+        keep = (
+            "they are saved: run the same command with --resume to complete the run"
+            if writer is not None
+            else "run it with --save FILE to keep the games, and --resume to complete it"
+        )
+        print(
+            f"veletas: error: {failed}: {len(games):,} of {args.games:,} games finished; {keep}",
+            file=sys.stderr,
+        )
+    elif interrupted:
         print(
             f"veletas: interrupted: {len(games):,} of {args.games:,} games finished",
             file=sys.stderr,
@@ -360,12 +384,12 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
     if writer is not None:
         try:
             if interrupted:
-                writer.flush()
+                writer.close()  # the parts stay, unlocked, for --resume
             else:
                 writing = finish(writer)
         except OSError as error:
             return cannot_write(args.save, writer, error)
-        if interrupted:
+        if interrupted and failed is None:
             print(
                 f"veletas: {writer.done:,} games are saved in {writer.parts}; run the same "
                 f"command with --resume to complete {args.save}",
@@ -383,6 +407,8 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
             "backend": job.backend,
             **games.summary(),
         }
+        if failed is not None:
+            report["failed"] = str(failed)
         if writing is not None:
             report["saved"] = {"path": args.save, "seconds": writing}
         print(json.dumps(_without_nan(report), indent=2))
@@ -395,6 +421,8 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
             source = args.save if args.save is not None else Playouts.concatenate(kept)
             write_report(source, args.report)
             print(f"wrote the report to {args.report}", file=sys.stderr)
+    if failed is not None:
+        return 1
     return 130 if interrupted else 0
 
 
