@@ -76,14 +76,17 @@ class Server:
 
     # -- requests ------------------------------------------------------
 
-    def connect(self, timeout: float = 30.0) -> socket.socket:
-        return socket.create_connection(self.address, timeout=timeout)
+    def connect(self, timeout: float = 30.0, source: str | None = None) -> socket.socket:
+        """A connection from ``source``, a loopback address (default 127.0.0.1):
+        another address is another client to the server."""
+        origin = None if source is None else (source, 0)
+        return socket.create_connection(self.address, timeout=timeout, source_address=origin)
 
-    def raw(self, data: bytes, timeout: float = 30.0) -> bytes:
+    def raw(self, data: bytes, timeout: float = 30.0, source: str | None = None) -> bytes:
         """Sends ``data`` on a new connection; what comes back until the
         server closes it (or ``timeout`` passes). The connection is not
         half-closed: the server would take that for the client leaving."""
-        with self.connect(timeout) as sock:
+        with self.connect(timeout, source) as sock:
             sock.sendall(data)
             return read_all(sock)
 
@@ -93,6 +96,7 @@ class Server:
         path: str,
         body: bytes | None = None,
         headers: dict[str, str] | None = None,
+        source: str | None = None,
     ) -> tuple[int, bytes]:
         """A request with ``Host: 127.0.0.1:PORT`` (unless ``headers`` say
         otherwise); the status and the body."""
@@ -102,11 +106,12 @@ class Server:
             head["Content-Length"] = str(len(body))
         head.update(headers or {})
         lines = [f"{method} {path} HTTP/1.1", *(f"{k}: {v}" for k, v in head.items())]
-        answer = self.raw(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + (body or b""))
+        head_bytes = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+        answer = self.raw(head_bytes + (body or b""), source=source)
         return status_of(answer), answer.partition(b"\r\n\r\n")[2]
 
-    def post(self, path: str, value: Any) -> tuple[int, Any]:
-        status, body = self.request("POST", path, json.dumps(value).encode())
+    def post(self, path: str, value: Any, source: str | None = None) -> tuple[int, Any]:
+        status, body = self.request("POST", path, json.dumps(value).encode(), source=source)
         return status, json.loads(body) if body else None
 
     def new_game(self) -> str:

@@ -173,9 +173,11 @@ def drain(websocket: Any) -> None:
 
 
 def test_connections_past_the_cap_are_answered_503_and_idle_ones_closed(hostile: Hostile) -> None:
-    sockets = [hostile.server.connect(timeout=10) for _ in range(MAX_CONNECTIONS + 8)]
+    # From four addresses, each under the cap of one client's connections.
+    sources = [f"127.0.0.{1 + i % 4}" for i in range(MAX_CONNECTIONS + 8)]
+    sockets = [hostile.server.connect(timeout=10, source=source) for source in sources]
     try:
-        status, answer = hostile.server.request("GET", "/api/info")
+        status, answer = hostile.server.request("GET", "/api/info", source="127.0.0.5")
         assert status == 503, answer
         assert b"--max-connections" in answer
         # The idle ones are closed by the server within its request deadline,
@@ -504,3 +506,67 @@ def test_raw_garbage_gets_no_5xx(hostile: Hostile) -> None:
             b"Transfer-Encoding: chunked\r\n\r\nffffffff\r\n"
         )
         assert status_of(read_all(sock)) < 500
+
+
+# -- one client cannot hold everyone's searches or sockets ---------------
+
+FLOOD = "127.0.0.1"
+OTHER = "127.0.0.2"
+"""Two clients on two loopback addresses (all of 127/8 is this machine)."""
+
+
+def test_a_flood_of_evaluations_from_one_client_does_not_hold_another(tmp_path: Path) -> None:
+    log = tmp_path / "serve.log"
+    limits = ("--bot-workers", "1", "--eval-seconds", "0.25", "--max-games", "60")
+    with serving(log, *limits, "--max-client-connections", "64") as server:
+        games = []
+        for _ in range(40):
+            status, game = server.post("/api/games", {"variant": "small", "seconds": 0.1})
+            assert status == 201, game
+            games.append(game["id"])
+        with concurrent.futures.ThreadPoolExecutor(40) as pool:
+            # 40 evaluations of 0.25 s: 10 s of searching queued on one worker.
+            flood = [
+                pool.submit(server.request, "POST", f"/api/games/{game}/evaluation", b"{}")
+                for game in games
+            ]
+            time.sleep(0.5)  # the flood is queued
+            status, game = server.post(
+                "/api/games", {"variant": "small", "seconds": 0.1}, source=OTHER
+            )
+            assert status == 201, game
+            clock = time.monotonic()
+            status, hint = server.request(
+                "POST", f"/api/games/{game['id']}/hint", b"{}", source=OTHER
+            )
+            waited = time.monotonic() - clock
+            answers = [future.result() for future in flood]
+        text = server.log()
+    assert status == 200, hint
+    assert [answer[0] for answer in answers] == [200] * 40, answers[:2]
+    # Its turn comes after one search of the flood, not after all forty.
+    print(f"\nthe other client's 0.1 s hint took {waited:.2f} s")
+    assert waited < 4.0, f"the other client's 0.1 s hint took {waited:.1f} s"
+    assert "Traceback" not in text, text[:3000]
+
+
+def test_idle_sockets_of_one_address_do_not_lock_the_others_out(tmp_path: Path) -> None:
+    log = tmp_path / "serve.log"
+    limits = ("--max-connections", "48", "--max-client-connections", "8")
+    with serving(log, *limits, "--request-seconds", "10") as server:
+        idle = []
+        try:
+            for _ in range(60):
+                idle.append(server.connect(timeout=10, source=FLOOD))
+            time.sleep(0.5)  # every one of them accepted (or refused)
+            status, body = server.request("GET", "/api/info", source=OTHER)
+            refused = server.request("GET", "/api/info", source=FLOOD)
+        finally:
+            for sock in idle:
+                sock.close()
+        text = server.log()
+    assert status == 200, body
+    assert json.loads(body)["limits"]["max_client_connections"] == 8
+    assert refused[0] == 503, refused
+    assert b"--max-client-connections" in refused[1]
+    assert "Traceback" not in text, text[:3000]

@@ -73,6 +73,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         f"answered 503 (default {ConnectionLimits.max_connections})",
     )
     limits.add_argument(
+        "--max-client-connections",
+        type=options.positive,
+        default=ConnectionLimits.max_client_connections,
+        help="connections open at once from one address; past it a new one from that "
+        f"address is answered 503 (default {ConnectionLimits.max_client_connections})",
+    )
+    limits.add_argument(
         "--request-seconds",
         type=_positive_float,
         default=ConnectionLimits.request_seconds,
@@ -185,6 +192,7 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings(**settings_kwargs)
     limits = ConnectionLimits(
         max_connections=args.max_connections,
+        max_client_connections=args.max_client_connections,
         request_seconds=args.request_seconds,
         max_message=settings.max_body,
     )

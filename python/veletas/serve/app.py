@@ -290,13 +290,15 @@ def create_app(
                 "eval_seconds": settings.eval_seconds,
                 "max_body": settings.max_body,
                 "max_connections": limits.max_connections,
+                "max_client_connections": limits.max_client_connections,
                 "request_seconds": limits.request_seconds,
             },
             "events": {"disconnects": sessions.disconnects},
         }
 
     async def create(request: Request, body: dict[str, Any]) -> Any:
-        session = await sessions.create(body)
+        client = request.client.host if request.client is not None else ""
+        session = await sessions.create(body, client)
         return JSONResponse(session.state(flipped=flipped(request, body)), status_code=201)
 
     async def show(request: Request, body: dict[str, Any]) -> Any:

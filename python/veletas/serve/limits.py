@@ -6,7 +6,9 @@ be, and a quiet log when the process runs out of file descriptors
 Uvicorn reads requests with h11; :func:`server_config` gives it a protocol
 that closes a connection whose request has not fully arrived within
 ``request_seconds`` (one byte sent, then nothing, holds no socket for long)
-and answers 503 at once to a connection past ``max_connections``.
+and answers 503 at once to a connection past ``max_connections``, or past
+``max_client_connections`` from one address (so that one client's idle
+sockets cannot lock the others out).
 """
 
 from __future__ import annotations
@@ -30,6 +32,10 @@ class ConnectionLimits:
     max_connections: int = 200
     """Connections open at once (requests and WebSockets); past it a new one
     is answered 503 and closed."""
+    max_client_connections: int = 32
+    """Connections open at once from one address; past it a new one from that
+    address is answered 503 and closed. A page needs a few, and one
+    WebSocket a game it shows."""
     request_seconds: float = 10.0
     """The time a client has to send a request's headers, and then its body."""
     keep_alive_seconds: float = 5.0
@@ -38,8 +44,10 @@ class ConnectionLimits:
     """The largest WebSocket message, in bytes (the body limit)."""
 
     def __post_init__(self) -> None:
-        if not isinstance(self.max_connections, int) or self.max_connections < 1:
-            raise ValueError(f"max_connections must be 1 or more, not {self.max_connections!r}")
+        for name in ("max_connections", "max_client_connections"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"{name} must be 1 or more, not {value!r}")
         for name in ("request_seconds", "keep_alive_seconds"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be above 0, not {getattr(self, name)!r}")
@@ -63,17 +71,39 @@ def _protocol_class(limits: ConnectionLimits) -> type[asyncio.Protocol]:
         b'(veletas serve --max-connections): try again later"}' % limits.max_connections
     )
     busy = _BUSY % (len(message), message)
+    message = (
+        b'{"error": "this address holds %d connections, the limit of one client '
+        b'(veletas serve --max-client-connections): try again later"}'
+        % limits.max_client_connections
+    )
+    busy_client = _BUSY % (len(message), message)
 
     class LimitedH11Protocol(H11Protocol):
         _deadline: asyncio.TimerHandle | None = None
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
+            refusal = None
             if len(self.connections) > limits.max_connections:
-                transport.write(busy)
+                refusal = busy
+            elif self._held_by_this_address() > limits.max_client_connections:
+                refusal = busy_client
+            if refusal is not None:
+                transport.write(refusal)
                 transport.close()
                 return
             self._watch()
+
+        def _held_by_this_address(self) -> int:
+            """The open connections (this one too) from this client's address."""
+            host = self.client[0] if self.client else None
+            if host is None:
+                return 0
+            return sum(
+                1
+                for connection in self.connections
+                if (getattr(connection, "client", None) or (None,))[0] == host
+            )
 
         def data_received(self, data: bytes) -> None:
             super().data_received(data)

@@ -35,6 +35,7 @@ from veletas.errors import VeletasError
 from veletas.limits import MIN_SECONDS, check_iterations, check_seconds
 from veletas.review import EVERY_MOVE, chance_of
 from veletas.review_page import curve
+from veletas.serve.fair import FairShare
 from veletas.serve.limits import EVAL_SECONDS
 from veletas.serve.protocol import WebGame
 
@@ -127,10 +128,14 @@ class Session:
         seconds: float | None,
         iterations: int | None,
         seed: int,
+        client: str = "",
     ) -> None:
         self.id = secrets.token_urlsafe(9)
         """The game's id in the URLs: 12 characters, not guessable."""
         self.sessions = sessions
+        self.client = client
+        """The address of the client that made the game: its searches take
+        that client's turns of the server's workers (:class:`FairShare`)."""
         self.game = game
         self.start = start
         """The start position (no moves on its stack)."""
@@ -407,10 +412,10 @@ class Session:
         self.thinking, self._stop = kind, stop
         self.changed()
         try:
-            return await anyio.to_thread.run_sync(
-                functools.partial(method, board, stop=stop, **kwargs),
-                limiter=self.sessions.limiter,
-            )
+            async with self.sessions.share.slot(self.client):
+                return await anyio.to_thread.run_sync(
+                    functools.partial(method, board, stop=stop, **kwargs)
+                )
         finally:
             self.thinking, self._stop = None, None
             self.changed()
@@ -452,10 +457,10 @@ class Session:
         if key not in self.evaluations:
             async with self._evaluating:
                 if key not in self.evaluations:
-                    first = await anyio.to_thread.run_sync(
-                        functools.partial(self._first_chance, board, ply == len(moves)),
-                        limiter=self.sessions.limiter,
-                    )
+                    async with self.sessions.share.slot(self.client):
+                        first = await anyio.to_thread.run_sync(
+                            functools.partial(self._first_chance, board, ply == len(moves))
+                        )
                     if len(self.evaluations) >= MAX_EVALUATIONS:
                         self.evaluations.clear()
                     self.evaluations[key] = first
@@ -508,16 +513,17 @@ class Sessions:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.games: dict[str, Session] = {}
-        self._limiter: anyio.CapacityLimiter | None = None
         self.disconnects = 0
         """Requests whose client left before its body arrived."""
+        self._share: FairShare | None = None
 
     @property
-    def limiter(self) -> anyio.CapacityLimiter:
-        """The searches that run at once (made in the event loop)."""
-        if self._limiter is None:
-            self._limiter = anyio.CapacityLimiter(self.settings.bot_workers)
-        return self._limiter
+    def share(self) -> FairShare:
+        """The searches that run at once, shared among the clients in turn
+        (made in the event loop)."""
+        if self._share is None:
+            self._share = FairShare(self.settings.bot_workers)
+        return self._share
 
     def get(self, game_id: str) -> Session:
         session = self.games.get(game_id)
@@ -548,9 +554,10 @@ class Sessions:
         for game_id in list(self.games):
             self.drop(game_id)
 
-    async def create(self, params: Mapping[str, Any]) -> Session:
+    async def create(self, params: Mapping[str, Any], client: str = "") -> Session:
         """A new game from the parameters of the page (or the API's body);
-        its position or record is read in a worker thread.
+        its position or record is read in a worker thread. ``client`` is the
+        address of the client that asks (whose turns its searches take).
 
         :raises ApiError: for a bad parameter or a full server.
         :raises VeletasError: for bad options, a bad position or record.
@@ -615,6 +622,7 @@ class Sessions:
             seconds=seconds,
             iterations=iterations,
             seed=seed,
+            client=client,
         )
         self.games[session.id] = session
         session.kick()
