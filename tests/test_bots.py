@@ -56,7 +56,7 @@ def test_not_a_board_is_a_type_error(bot: object) -> None:
         ({"seed": -1}, "seed must be in 0 .. 2\\*\\*64 - 1, got -1"),
         ({"seed": 1 << 64}, "seed must be in"),
         ({"exploration": -0.1}, "exploration must be 0 or more"),
-        ({"max_nodes": 0}, "max_nodes must be 1 or more, got 0"),
+        ({"max_nodes": 0}, "max_nodes must be 1 to 2,147,483,648, not 0"),
     ],
 )
 def test_bad_mcts_arguments_are_refused(kwargs: dict, message: str) -> None:

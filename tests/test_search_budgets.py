@@ -16,6 +16,7 @@ from veletas.bots import MctsBot
 from veletas.cli import main
 from veletas.errors import InvalidPlayerError, LimitError
 from veletas.review import evaluate, review
+from veletas.review_page import page
 
 PLAY = "7/2x4/7/1s5/7/o1s2s1/7 b play 3"
 """A 7x7 position in play: a whole move there is three decisions, so that a
@@ -43,6 +44,14 @@ def test_a_budget_past_the_limits_is_a_limit_error(budget: dict[str, Any]) -> No
         MctsBot(**budget)
 
 
+@pytest.mark.parametrize("max_nodes", [0, limits.MAX_TREE_NODES + 1, 10**30])
+def test_a_tree_past_the_limits_is_a_limit_error(max_nodes: int) -> None:
+    with pytest.raises(LimitError, match="max_nodes must be 1 to 2,147,483,648"):
+        MctsBot(iterations=10, max_nodes=max_nodes)
+    with pytest.raises(LimitError, match="max_nodes must be 1 to 2147483648"):
+        _veletas.MctsPlayer(max_nodes=min(max_nodes, 2**64 - 1))
+
+
 def test_a_budget_of_the_wrong_type_is_a_type_error() -> None:
     with pytest.raises(TypeError, match="seconds"):
         MctsBot(seconds="1")  # type: ignore[arg-type]
@@ -54,6 +63,7 @@ def test_the_limits_themselves_are_allowed() -> None:
     assert MctsBot(seconds=limits.MAX_SECONDS).seconds == limits.MAX_SECONDS
     assert MctsBot(seconds=limits.MIN_SECONDS).seconds == limits.MIN_SECONDS
     assert MctsBot(iterations=limits.MAX_ITERATIONS).iterations == limits.MAX_ITERATIONS
+    assert MctsBot(iterations=1, max_nodes=limits.MAX_TREE_NODES).choose(veletas.Board(PLAY))
 
 
 @pytest.mark.parametrize("native", [_veletas.MctsPlayer, _veletas.MeridiansMctsPlayer])
@@ -127,6 +137,8 @@ def test_a_review_too_short_to_try_a_move_marks_no_mistake(tmp_path: Path) -> No
     unknown = [row for row in result.moves if row.best is None]
     assert unknown, "no position went unsearched: the budget is not small enough"
     assert not any(row.mistake for row in unknown)
+    assert "no move tried in time" in result.table()
+    assert "no move tried in time" in page(result)
     path = tmp_path / "game.txt"
     path.write_text(str(record))
     assert main(["review", str(path), "--iterations", "2"]) == 0

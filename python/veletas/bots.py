@@ -36,7 +36,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar, Protocol
 
 from veletas import _veletas, games
-from veletas.limits import check_iterations, check_seconds, check_threads
+from veletas.limits import check_iterations, check_seconds, check_threads, check_tree_nodes
 
 __all__ = [
     "ALGORITHMS",
@@ -327,11 +327,7 @@ class MctsBot:
                 raise ValueError(f"exploration must be 0 or more, got {exploration!r}")
             kwargs["exploration"] = float(exploration)
         if max_nodes is not None:
-            if not isinstance(max_nodes, numbers.Integral) or isinstance(max_nodes, bool):
-                raise TypeError(f"max_nodes must be an int, not {type(max_nodes).__name__}")
-            if max_nodes < 1:
-                raise ValueError(f"max_nodes must be 1 or more, got {max_nodes!r}")
-            kwargs["max_nodes"] = int(max_nodes)
+            kwargs["max_nodes"] = check_tree_nodes(max_nodes)
         if seconds is None and iterations is None:
             seconds = DEFAULT_SECONDS
         self.seconds = None if seconds is None else float(seconds)

@@ -29,12 +29,14 @@ __all__ = [
     "MAX_RECORDED_GAMES",
     "MAX_SECONDS",
     "MAX_THREADS",
+    "MAX_TREE_NODES",
     "MIN_SECONDS",
     "check_envs",
     "check_games",
     "check_iterations",
     "check_seconds",
     "check_threads",
+    "check_tree_nodes",
 ]
 
 MAX_THREADS = 256
@@ -73,6 +75,11 @@ MAX_ITERATIONS = 1_000_000_000_000
 million a second, about as long as :data:`MAX_SECONDS`."""
 
 
+MAX_TREE_NODES = 1 << 31
+"""The most nodes of one search tree (``max_nodes``): 24 bytes each, 48 GiB
+at this limit; the tree numbers its nodes in 32 bits."""
+
+
 def check_seconds(seconds: object, name: str = "seconds") -> float:
     """``seconds`` as a float of :data:`MIN_SECONDS` .. :data:`MAX_SECONDS`:
     every search budget in seconds (a bot's, a command's, the server's) is
@@ -107,6 +114,18 @@ def check_iterations(iterations: object, name: str = "iterations") -> int:
     value = integer(name, iterations)
     if not 1 <= value <= MAX_ITERATIONS:
         raise LimitError(f"{name} must be 1 to {MAX_ITERATIONS:,}, not {value!r}")
+    return value
+
+
+def check_tree_nodes(max_nodes: object, name: str = "max_nodes") -> int:
+    """``max_nodes`` as an int of 1 .. :data:`MAX_TREE_NODES`.
+
+    :raises TypeError: for a value that is not an int.
+    :raises LimitError: for one outside that range.
+    """
+    value = integer(name, max_nodes)
+    if not 1 <= value <= MAX_TREE_NODES:
+        raise LimitError(f"{name} must be 1 to {MAX_TREE_NODES:,}, not {value!r}")
     return value
 
 

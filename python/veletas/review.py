@@ -169,6 +169,8 @@ class Review:
             player = f"{_SEATS[row.seat]} {row.colour}"
             best = "" if row.best is None else str(row.best)
             note = "mistake" if row.mistake else ""
+            if row.best is None:  # the search ended before it tried a move
+                note = "no move tried in time"
             if row.proven is not None:
                 note = f"{note}, proven {row.proven}" if note else f"proven {row.proven}"
             lines.append(

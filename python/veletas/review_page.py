@@ -137,6 +137,8 @@ def page(review: Review, *, title: str | None = None) -> str:
     rows = []
     for row in review.moves:
         note = "mistake" if row.mistake else ""
+        if row.best is None:  # the search ended before it tried a move
+            note = "no move tried in time"
         if row.proven:
             note = f"{note} proven {row.proven}".strip()
         line = " ".join(str(move) for move in row.line)

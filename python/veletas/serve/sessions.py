@@ -32,7 +32,7 @@ from veletas import games as registry
 from veletas._checks import plain_float, plain_int
 from veletas.bots import StopFlag
 from veletas.errors import VeletasError
-from veletas.limits import MIN_SECONDS, check_iterations, check_seconds
+from veletas.limits import MIN_SECONDS, check_iterations, check_seconds, check_tree_nodes
 from veletas.review import EVERY_MOVE, chance_of
 from veletas.review_page import curve
 from veletas.serve.fair import FairShare
@@ -82,11 +82,12 @@ class Settings:
     """Host names accepted besides ``localhost`` and IP addresses."""
 
     def __post_init__(self) -> None:
-        for name in ("max_games", "bot_workers", "max_nodes", "max_body"):
+        for name in ("max_games", "bot_workers", "max_body"):
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a whole number of 1 or more, got {value!r}")
         check_iterations(self.max_iterations, "max_iterations")
+        check_tree_nodes(self.max_nodes)
         # The search budgets within veletas.limits; the idle time is no budget.
         for name in ("max_seconds", "default_seconds", "eval_seconds"):
             check_seconds(getattr(self, name), name)

@@ -73,8 +73,10 @@ pub fn search_config(
             "exploration must be a finite number of 0 or more, got {exploration}"
         )));
     }
-    if max_nodes == 0 {
-        return Err(PyValueError::new_err("max_nodes must be at least 1, got 0"));
+    if !(1..=MAX_TREE_NODES).contains(&max_nodes) {
+        return Err(LimitError::new_err(format!(
+            "max_nodes must be 1 to {MAX_TREE_NODES}, not {max_nodes}"
+        )));
     }
     Ok(Config {
         algorithm,
@@ -84,6 +86,10 @@ pub fn search_config(
         max_nodes,
     })
 }
+
+/// The most nodes of one search tree (`veletas.limits.MAX_TREE_NODES`):
+/// the tree numbers its nodes in 32 bits.
+pub const MAX_TREE_NODES: usize = 1 << 31;
 
 /// The shortest search budget in seconds (`veletas.limits.MIN_SECONDS`).
 pub const MIN_SECONDS: f64 = 1e-6;
