@@ -60,8 +60,14 @@ fuzz: ## Fuzz the parsers, FUZZ_SECONDS per target (nightly, cargo-fuzz, atheris
 # Needs maturin and ziglang (the dev extra).
 DIST ?= dist
 
+.PHONY: dist-tools
+dist-tools:
+	@$(PYTHON) -c "import maturin, ziglang" 2>/dev/null || { \
+		echo "make dist needs maturin and ziglang, which the dev extra brings:" \
+			"$(PYTHON) -m pip install -e '.[dev]'" >&2; exit 1; }
+
 .PHONY: dist
-dist: ## Build the abi3 wheel and the sdist into dist/, with their SHA-256 sums
+dist: dist-tools ## Build the abi3 wheel and the sdist into dist/, with their SHA-256 sums
 	@mkdir -p $(DIST)
 	rm -f $(DIST)/veletas-*.whl $(DIST)/veletas-*.tar.gz $(DIST)/SHA256SUMS
 	$(PYTHON) -m maturin build --release --zig --compatibility manylinux2014 --features abi3 --out $(DIST)

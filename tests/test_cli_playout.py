@@ -45,13 +45,15 @@ def test_the_default_job_prints_the_summary(capsys: pytest.CaptureFixture[str]) 
 
 def test_the_default_run_is_100000_standard_games() -> None:
     args = veletas.cli.build_parser().parse_args(["playout"])
+    # No policy given: the game's first (micro for Veletas).
     assert (args.games, args.variant, args.policy, args.seed, args.threads) == (
         100_000,
         "standard",
-        "micro",
+        None,
         0,
         None,
     )
+    assert veletas.games.get(args.game).playouts.POLICIES[0] == "micro"
 
 
 def test_json_matches_the_library(capsys: pytest.CaptureFixture[str]) -> None:
@@ -267,3 +269,13 @@ def test_save_writes_the_games_as_records(
     assert report["saved"]["path"] == str(path)
     assert report["saved"]["seconds"] > 0
     assert len(veletas.records.read(path)) == 30
+
+
+def test_a_policy_the_game_lacks_is_refused_even_when_it_is_the_default_of_another(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["playout", "--game", "meridians", "--policy", "micro", "--games", "10"]) == 2
+    err = capsys.readouterr().err
+    assert "--policy micro: Meridians games have the policies uniform" in err, err
+    assert main(["playout", "--game", "meridians", "--games", "10", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["policy"] == "uniform"

@@ -1,4 +1,8 @@
-"""veletas: a fast, exact rules engine for the board game Veletas.
+"""veletas: fast, exact rules engines for the board games Veletas and
+Meridians. This module is Veletas's API (``veletas.Board`` is a Veletas
+board); Meridians's is :mod:`veletas.meridians`, and what serves both games
+(playouts, bots, matches, records, datasets, the adapters) takes either
+game's board or a ``game=`` argument.
 
 >>> import veletas
 >>> board = veletas.Board(variant="small")

@@ -35,7 +35,10 @@ COMMANDS = [
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="veletas",
-        description="Play, simulate and study the board game Veletas.",
+        description=(
+            "Play, simulate and study the board games Veletas and Meridians "
+            "(--game meridians; Veletas by default)."
+        ),
         epilog=(
             "Run 'veletas COMMAND --help' for the options of a command. Every command "
             "runs on the native core, or on the pure-Python reference with the "

@@ -165,7 +165,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--policy",
         choices=list(dict.fromkeys(p for game in registry.every() for p in game.playouts.POLICIES)),
-        default=registry.get(registry.DEFAULT).playouts.POLICIES[0],
+        default=None,
         help=(
             "micro: uniform at each decision (move or not, which shooter, where, which "
             "target); uniform: uniform over the legal moves (default: the game's first, "
@@ -288,8 +288,8 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
         return 2
     game = registry.get(args.game)
     policies = game.playouts.POLICIES
-    chosen = registry.get(registry.DEFAULT).playouts.POLICIES[0]
-    if args.policy != chosen and args.policy not in policies:
+    # Given, a policy the game lacks is refused (never replaced by another).
+    if args.policy is not None and args.policy not in policies:
         print(
             f"veletas: error: --policy {args.policy}: {game.title} games have "
             f"the policies {', '.join(policies)}",
@@ -302,7 +302,7 @@ def run(args: argparse.Namespace, runner: Runner | None = None) -> int:
         start=args.fen,
         seed=args.seed,
         threads=args.threads,
-        policy=args.policy if args.policy in policies else policies[0],
+        policy=args.policy or policies[0],
         record=args.save is not None or args.report is not None,
         backend=IMPLEMENTATION,
     )
