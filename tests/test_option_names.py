@@ -19,13 +19,34 @@ def test_show_takes_the_pictures_width_as_width(tmp_path) -> None:
     assert 'width="321"' in picture.read_text()
 
 
-def test_show_size_still_gives_the_width_and_says_it_is_deprecated(
+def test_size_is_the_boards_in_show_and_analyse_too(
     tmp_path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    meridians = veletas.meridians.Board(size="5-6")
     picture = tmp_path / "p.svg"
-    assert main(["show", SMALL, "--svg", str(picture), "--size", "321"]) == 0
+    assert main(["show", meridians.fen(), "--game", "meridians", "--size", "5-6"]) == 0
+    capsys.readouterr()
+    assert main(["show", SMALL, "--size", "7", "--svg", str(picture), "--width", "321"]) == 0
     assert 'width="321"' in picture.read_text()
-    assert "--size is deprecated here; use --width" in capsys.readouterr().err
+    assert main(["show", SMALL, "--size", "321"]) == 2
+    assert "size 321" in capsys.readouterr().err
+    assert main(["analyse", meridians.fen(), "--size", "5-6", "--iterations", "50"]) == 0
+
+
+def test_a_position_names_its_game_and_options_may_follow_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    meridians = veletas.meridians.Board(size="5-6").fen()
+    assert main(["show", meridians]) == 0
+    assert main(["perft", "1", meridians]) == 0
+    assert main(["perft", "1", "--game", "meridians", meridians]) == 0
+    assert main(["perft", "1", "--size", "5-6", meridians, "--divide"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("perft(1) = ") == 3, out
+    assert main(["show", "7/7/7 b"]) == 2
+    err = capsys.readouterr().err
+    assert "is a position of no game: as a Veletas position" in err, err
+    assert "as a Meridians position" in err, err
 
 
 def _two_games(tmp_path) -> str:

@@ -353,7 +353,7 @@ def test_analyse_finds_the_winning_move(capsys: pytest.CaptureFixture[str]) -> N
     ("args", "said"),
     [
         (["xx"], "invalid fen 'xx'"),
-        (["6/7/8/9/10/10/9/8/7/6 l open"], "invalid fen"),  # a Meridians position, no --game
+        (["6/7/8/9/10/10/9/8/7/6 l open", "--game", "veletas"], "invalid fen"),
         (["7/7/7/7/7/7/7 b setup 3", "--game", "meridians"], "invalid fen"),
     ],
 )

@@ -33,6 +33,11 @@ COMMANDS = [
 
 
 def build_parser() -> argparse.ArgumentParser:
+    return _build()[0]
+
+
+def _build() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The parser, and the parser of each command by name."""
     parser = argparse.ArgumentParser(
         prog="veletas",
         description=(
@@ -50,7 +55,19 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
     for name in COMMANDS:
         importlib.import_module(f"veletas.cli.{name}").register(subparsers)
-    return parser
+    return parser, dict(subparsers.choices)
+
+
+def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """The parsed command line. A command's options may come before, between
+    or after its positionals (``veletas perft 2 --game meridians FEN``):
+    argparse alone gives an optional positional no second chance once an
+    option has come."""
+    parser, commands = _build()
+    tokens = list(sys.argv[1:] if argv is None else argv)
+    if tokens and tokens[0] in commands:
+        return commands[tokens[0]].parse_intermixed_args(tokens[1:])
+    return parser.parse_args(tokens)
 
 
 def _version() -> str:
@@ -69,7 +86,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # shown escaped, not a crash.
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
-    args = build_parser().parse_args(argv)
+    args = parse(argv)
     try:
         status: int = args.handler(args)
         sys.stdout.flush()  # so that a closed pipe shows here, not at exit

@@ -66,7 +66,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--top", type=options.positive, default=5, help="how many moves to list (default 5)"
     )
     add_search(parser, 1.0)
-    options.add_rules(parser, skip=frozenset({"size"}))
+    options.add_rules(parser)
     parser.set_defaults(handler=run)
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from veletas import games
 from veletas._checks import ascii_float, ascii_int
 from veletas._paths import why_not_writable
-from veletas.errors import LimitError
+from veletas.errors import InvalidFenError, LimitError, VeletasError
 from veletas.limits import (
     MAX_ITERATIONS,
     MAX_SECONDS,
@@ -47,7 +47,8 @@ def add_rules(
         "--game",
         choices=list(games.GAMES),
         default=games.DEFAULT,
-        help=f"the game to play (default {games.DEFAULT})",
+        action=_GameGiven,
+        help=f"the game to play (default {games.DEFAULT}, or the game of a position given)",
     )
     shown: dict[str, Any] = {}
     for name, owners in _all_options().items():
@@ -70,7 +71,21 @@ def add_rules(
             if option.parse is not None:
                 kwargs["type"] = option.parse
         group.add_argument(flag, **kwargs)
-    parser.set_defaults(rule_defaults=defaults, rule_shown=shown, rules_given=())
+    parser.set_defaults(rule_defaults=defaults, rule_shown=shown, rules_given=(), game_given=False)
+
+
+class _GameGiven(argparse.Action):
+    """``--game``: its value, and that it was given (else a position names it)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        namespace.game = values
+        namespace.game_given = True
 
 
 class _Given(argparse.Action):
@@ -134,7 +149,29 @@ def given_rules(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def board_from(args: argparse.Namespace, fen: str | None) -> Any:
-    """The board of ``fen`` (or the start position) of the parsed game and rules."""
+    """The board of ``fen`` (or the start position) of the parsed game and
+    rules. Without ``--game``, a position names its game (the games' position
+    strings have forms of their own), and ``args.game`` becomes it.
+
+    :raises InvalidFenError: for a position of no game, saying what each
+        game made of it.
+    """
+    if fen is None or getattr(args, "game_given", True):
+        return _board(args, fen)
+    refused: list[str] = []
+    for game in games.every():
+        trial = argparse.Namespace(**{**vars(args), "game": game.name})
+        try:
+            board = _board(trial, fen)
+        except VeletasError as error:
+            refused.append(f"as a {game.title} position, {error}")
+            continue
+        args.game = game.name
+        return board
+    raise InvalidFenError(f"{fen!r} is a position of no game: " + "; ".join(refused))
+
+
+def _board(args: argparse.Namespace, fen: str | None) -> Any:
     game = games.get(args.game)
     kwargs, given = _rules_values(args)
     if fen is not None:

@@ -26,18 +26,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--width", type=options.integer, default=400, help="the SVG's width in pixels"
     )
-    parser.add_argument(
-        "--size",
-        dest="width",
-        type=options.integer,
-        action=options.Deprecated,
-        new="--width (the picture's width in pixels)",
-        help=argparse.SUPPRESS,
-    )
     parser.add_argument("--flipped", action="store_true", help="turn the board around")
     parser.add_argument("--lastmove", help="a move to mark on the picture, e.g. d4-d7/f9")
-    # The position string tells the board's size; the other rules options are the game's.
-    options.add_rules(parser, skip=frozenset({"size"}))
+    # --size is the board's, as in every command (the picture's is --width).
+    options.add_rules(parser)
     parser.add_argument("--no-color", action="store_true", help="print without colours")
     parser.set_defaults(handler=run)
 
