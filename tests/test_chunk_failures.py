@@ -1,4 +1,4 @@
-"""A chunk of a run on Ray that fails on every try: one line naming it, the
+"""A chunk of a run on Ray that fails past its retries: one line naming it, the
 games finished before it and how to complete the run, never a traceback;
 the summary of the finished games, and with ``--save`` the games themselves,
 are kept. Played against a stand-in for Ray, so that no cluster is needed."""
@@ -58,7 +58,11 @@ class FakeRay:
     def get(self, ref: Any) -> tuple[str, Playouts]:
         job, first, size = ref
         if first <= self.failing < first + size:
-            raise RayError("WorkerCrashedError: the worker died unexpectedly\nmore detail")
+            raise RayError(
+                "\x1b[36mray::veletas playouts 2000..2999()\x1b[39m (pid=7, ip=10.0.0.2)\n"
+                '  File "<string>", line 1, in <module>\n'
+                "ModuleNotFoundError: No module named 'veletas'"
+            )
         return "n1", job.run(first, size)
 
     def cancel(self, ref: Any, force: bool) -> None:
@@ -75,10 +79,20 @@ def test_a_chunk_that_fails_every_try_is_named(monkeypatch: pytest.MonkeyPatch) 
     assert sum(len(part) for part in parts) == 2_000
     error = failed.value
     assert (error.first_game, error.n_games, error.finished) == (2_000, 1_000, 2_000)
-    assert "games 2,000 .. 2,999 failed on every try (RayError: WorkerCrashedError" in str(error)
-    assert "games 0 .. 1,999 were finished before it" in str(error)
-    assert "more detail" not in str(error)
+    assert str(error) == (
+        "the chunk of games 2,000 .. 2,999 failed (ModuleNotFoundError: No module named "
+        "'veletas'); games 0 .. 1,999 were finished before it"
+    )
     assert played_on == {"n1"}
+
+
+def test_a_first_chunk_that_fails_says_no_game_was_finished(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(distributed, "require_ray", lambda: FakeRay(failing=2_500))
+    with pytest.raises(ChunkFailedError, match="no game was finished before it") as failed:
+        list(distributed.play_chunks(JOB, 5_000, chunk_size=5_000))
+    assert failed.value.finished == 0
 
 
 class FailingRunner:
@@ -97,7 +111,7 @@ class FailingRunner:
         for first in range(first_game, n_games, 1_000):
             if first >= self.failing:
                 raise ChunkFailedError(
-                    f"the chunk of games {first:,} .. {first + 999:,} failed on every try",
+                    f"the chunk of games {first:,} .. {first + 999:,} failed (the worker died)",
                     first_game=first,
                     n_games=1_000,
                     finished=first - first_game,

@@ -34,6 +34,7 @@ import importlib
 import inspect
 import math
 import os
+import re
 import socket
 import sys
 import time
@@ -306,8 +307,9 @@ def play_chunks(
     the workers playing them; the ranges yielded until then stay valid.
     ``played_on`` collects the ids of the nodes that played a chunk.
 
-    :raises ChunkFailedError: for a chunk that failed on every try, naming
-        it and the games finished before it (the ranges yielded).
+    :raises ChunkFailedError: for a chunk that failed past its retries (or
+        at once, of an error of its own), naming it, the cause and the games
+        finished before it (the ranges yielded).
     """
     ray = require_ray()
     if n_games <= first_game:
@@ -357,11 +359,14 @@ def play_chunks(
                 node, part = ray.get(ready)
             except ray.exceptions.RayError as error:
                 size = min(chunk_size, n_games - first)
-                reason = str(error).strip().splitlines()[0] if str(error).strip() else ""
+                done = (
+                    f"games {first_game:,} .. {next_game - 1:,} were finished before it"
+                    if next_game > first_game
+                    else "no game was finished before it"
+                )
                 raise ChunkFailedError(
-                    f"the chunk of games {first:,} .. {first + size - 1:,} failed on every try "
-                    f"({type(error).__name__}: {reason[:200]}); games {first_game:,} .. "
-                    f"{next_game - 1:,} were finished before it",
+                    f"the chunk of games {first:,} .. {first + size - 1:,} failed "
+                    f"({_cause(error)}); {done}",
                     first_game=first,
                     n_games=size,
                     finished=next_game - first_game,
@@ -378,6 +383,18 @@ def play_chunks(
     finally:
         for ref in pending:
             ray.cancel(ref, force=True)  # the native runner cannot be interrupted otherwise
+
+
+_ESCAPES = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def _cause(error: BaseException) -> str:
+    """What made a chunk fail, in one line: the last line of Ray's error,
+    which names the exception at the root of a task's traceback (such as a
+    worker's ``ModuleNotFoundError``) or the loss of its worker."""
+    lines = [line.strip() for line in _ESCAPES.sub("", str(error)).splitlines() if line.strip()]
+    cause = lines[-1] if lines else type(error).__name__
+    return cause if len(cause) <= 300 else f"{cause[:300]}..."
 
 
 def chunk_size_for(n_games: int, slots: int, seconds_per_game: float, *, threads: int = 1) -> int:

@@ -71,10 +71,10 @@ class LimitError(VeletasError):
 
 
 class ChunkFailedError(VeletasError):
-    """A chunk of a run on a Ray cluster that failed on every try (its
-    workers or nodes lost more often than ``max_retries`` allows, say). The
-    message names its games and the games finished before it; the attributes
-    say the same."""
+    """A chunk of a run on a Ray cluster that failed: its workers or nodes
+    lost more often than ``max_retries`` allows, or an error of its own (a
+    node without veletas, say). The message names its games, the cause and
+    the games finished before it; the attributes say the same."""
 
     def __init__(self, message: str, *, first_game: int, n_games: int, finished: int) -> None:
         super().__init__(message)
