@@ -11,6 +11,7 @@ import pytest
 from terminal_play import play_to_the_end
 from veletas import meridians, records
 from veletas.cli import main
+from veletas.games.meridians.terminal import board_text
 
 PROMPT = r"\((light|dark)\)> "
 POSITION = re.compile(r"position: (\S+ [ld] \w+)")
@@ -104,3 +105,24 @@ def test_show_and_perft_take_the_game(tmp_path, capsys) -> None:
     assert picture.read_text().count('class="point"') == 80
     assert main(["perft", "--game", "meridians", "2"]) == 0
     assert "perft(2) = 12882" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("size", ["5-6", "6-7", "7-8"])
+@pytest.mark.parametrize("color", [False, True])
+def test_every_rank_names_its_files(size: str, color: bool) -> None:
+    # A point's name is read off the board: its rank, and its file counted
+    # from the first of the rank's files, which shift from rank to rank.
+    board = meridians.Board(size=size)
+    names = {str(move) for move in board.legal_moves}
+    text = re.sub(r"\x1b\[[0-9;]*m", "", board_text(board, color=color))
+    lines = text.splitlines()
+    assert len({len(line) for line in lines}) == 1  # the files in one column
+    for line in lines:
+        rank, *points, files = line.split()
+        first, last = files.split("-")
+        spanned = [chr(code) + rank for code in range(ord(first), ord(last) + 1)]
+        assert len(spanned) == len(points), line
+        assert set(spanned) <= names, line
+        before, after = chr(ord(first) - 1) + rank, chr(ord(last) + 1) + rank
+        assert before not in names, line
+        assert after not in names, line

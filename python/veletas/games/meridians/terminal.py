@@ -1,9 +1,11 @@
-"""Meridians in a terminal: the hexagon in ANSI colours or as the plain
-drawing of ``str(board)``, the status line, moves in words, and the help of
+"""Meridians in a terminal: the hexagon in ANSI colours or plain (the
+drawing of ``str(board)``), each rank with the files it spans, since they
+shift from rank to rank; the status line, moves in words, and the help of
 ``veletas play``."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from veletas.errors import InvalidMoveError
@@ -15,6 +17,8 @@ _TARGET = "\x1b[48;5;222m"
 _GLYPHS = {"light": "\x1b[38;5;231m\u25cf", "dark": "\x1b[38;5;16m\u25cf"}
 _EMPTY = "\x1b[38;5;137m\u00b7"
 _SIZES = {"5-6": (5, 6), "6-7": (6, 7), "7-8": (7, 8)}
+_FILES = "abcdefghijklmn"
+_ESCAPES = re.compile(r"\x1b\[[0-9;]*m")
 
 LEGEND = (
     f"{_BOARD}{_GLYPHS['light']} {_RESET} light stone  "
@@ -29,14 +33,37 @@ COLORS = (Color.LIGHT, Color.DARK)
 
 def board_text(board: Any, *, color: bool, lastmove: Any = None) -> str:
     """The hexagon of ``board``: the plain drawing of ``str(board)``, or a
-    coloured one with the same layout, the last placement highlighted; the
-    points that the last move's removals emptied are named below it."""
+    coloured one with the same layout, the last placement highlighted; each
+    rank ends with the files it spans (``e-j``: its first point is ``e10``),
+    so that a point's name can be read off the board; the points that the
+    last move's removals emptied are named below it."""
     removed = ""
     last = board.peek() if board.move_stack else None
     if lastmove is not None and last == lastmove and board.last_removed:
         removed = "\nremoved: " + " ".join(board.last_removed)
-    if not color:
-        return str(board) + removed
+    drawing = str(board).splitlines() if not color else _coloured(board, lastmove)
+    return "\n".join(_with_files(board, drawing)) + removed
+
+
+def _with_files(board: Any, lines: list[str]) -> list[str]:
+    """The rank lines (the highest first), each followed by its files, in
+    one column right of the hexagon."""
+    a, b = _SIZES[board.size]
+    n = a + b - 1
+    width = max(len(_visible(line)) for line in lines)
+    out = []
+    for line, rank in zip(lines, reversed(range(n)), strict=True):
+        first, last = max(0, rank - b + 1), min(n - 1, rank + b - 1)
+        pad = " " * (width - len(_visible(line)))
+        out.append(f"{line}{pad}  {_FILES[first]}-{_FILES[last]}")
+    return out
+
+
+def _visible(line: str) -> str:
+    return _ESCAPES.sub("", line)
+
+
+def _coloured(board: Any, lastmove: Any) -> list[str]:
     a, b = _SIZES[board.size]
     n = a + b - 1
     target = getattr(lastmove, "point", None)
@@ -53,7 +80,7 @@ def board_text(board: Any, *, color: bool, lastmove: Any = None) -> str:
             cells.append(f"{background}{glyph}")
         indent = " " * (2 * first + b - 1 - rank)
         lines.append(f"{rank + 1:>2} {indent}" + f"{_BOARD} ".join(cells) + f" {_RESET}")
-    return "\n".join(lines) + removed
+    return lines
 
 
 def status_text(board: Any, names: dict[int, str]) -> str:
