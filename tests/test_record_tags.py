@@ -265,3 +265,26 @@ def test_web_numbers_of_other_scripts_are_refused(digit: str) -> None:
         web.GAME.new_board({"variant": "custom", "size": digit, "shooters": "3"}, None)
     with pytest.raises(ApiError, match=digit):
         app._ply(digit)
+
+
+def test_the_players_are_named_by_the_colours_of_the_records_game() -> None:
+    record = GameRecord.from_board(meridians_game(), light="me", dark="bot", date="2025.01.01")
+    assert (record.tags["Light"], record.tags["Dark"]) == ("me", "bot")
+    assert "light" not in record.tags
+    assert "dark" not in record.tags
+    veletas_record = GameRecord.from_board(veletas_game(), black="Ada", white="Bo")
+    assert (veletas_record.tags["Black"], veletas_record.tags["White"]) == ("Ada", "Bo")
+
+
+@pytest.mark.parametrize(
+    ("game", "names", "said"),
+    [
+        ("meridians", {"lite": "x"}, "'lite' is not a colour of Meridians (light=, dark=)"),
+        ("veletas", {"light": "x"}, "'light' is not a colour of Veletas (black=, white=)"),
+        ("meridians", {"light": "a", "black": "b"}, "the light player is named twice"),
+        ("veletas", {"event": "x"}, "a tag's name starts with a capital"),
+    ],
+)
+def test_unknown_names_are_refused(game: str, names: dict[str, str], said: str) -> None:
+    with pytest.raises(InvalidRecordError, match=re.escape(said)):
+        GameRecord.from_board(GAMES[game](), **names)

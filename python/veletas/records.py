@@ -83,6 +83,28 @@ RESULTS = ("1-0", "0-1", "*")
 """The results: Black won, White won, unfinished."""
 
 _DEFAULT_TITLE = games.get(games.DEFAULT).title
+
+
+def _players(
+    colours: tuple[str, str], black: str, white: str, extra: dict[str, str]
+) -> tuple[str, str]:
+    """The players of the first and second colour: named by the game's
+    colours (``light=``, taken out of ``extra``) or by ``black`` and ``white``.
+
+    :raises InvalidRecordError: for a colour named both ways.
+    """
+    names = [black, white]
+    for index, colour in enumerate(name.lower() for name in colours):
+        if colour in extra and colour not in ("black", "white"):
+            if names[index] != "?":
+                generic = ("black", "white")[index]
+                raise InvalidRecordError(
+                    f"the {colour} player is named twice: {colour}= and {generic}="
+                )
+            names[index] = str(extra.pop(colour))
+    return names[0], names[1]
+
+
 """The ``[Game]`` of a record without that tag."""
 
 _TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]$')
@@ -255,12 +277,21 @@ class GameRecord:
         """The record of the moves on ``board``'s move stack, played from
         ``start`` (default: the start of the game). ``date`` defaults to
         today, as ``YYYY.MM.DD``; ``swapped`` to whether a move is a swap
-        (give it for a game from a position after the pie). ``black`` and
-        ``white`` name the players of the first and second colour (Light and
-        Dark in Meridians).
+        (give it for a game from a position after the pie). The players are
+        named by the colours of the board's game (``black=``, ``white=`` in
+        Veletas; ``light=``, ``dark=`` in Meridians), or in any game by
+        ``black`` and ``white`` for the first and second colour. The other
+        keywords are tags, whose names start with a capital (``Event=``).
+
+        >>> from veletas import meridians
+        >>> record = GameRecord.from_board(meridians.Board(size="5-6"), light="Ada", dark="Bo")
+        >>> record.tags["Light"], record.tags["Dark"]
+        ('Ada', 'Bo')
 
         :raises InvalidRecordError: for a result that is not one of
-            :data:`RESULTS` or that contradicts a finished game.
+            :data:`RESULTS` or that contradicts a finished game, a colour
+            named twice, or a keyword that is neither a colour of the game
+            nor a tag.
         """
         played = games.game_of(board)
         room = played.records
@@ -277,6 +308,7 @@ class GameRecord:
         if swapped is None:
             swapped = any(move.is_swap for move in moves)
         first, second = room.PLAYERS
+        black, white = _players(room.PLAYERS, black, white, extra)
         tags = {
             **({"Game": game} if game != _DEFAULT_TITLE else {}),
             **room.rule_tags(rules),
@@ -288,9 +320,13 @@ class GameRecord:
         }
         if start is not None:
             tags["FEN"] = start
+        colours = ", ".join(f"{name.lower()}=" for name in room.PLAYERS)
         for name, value in extra.items():
-            if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name) or name in tags:
-                raise InvalidRecordError(f"tag name {name!r} is not allowed here")
+            if not re.fullmatch(r"[A-Z][A-Za-z0-9_]*", name) or name in tags:
+                raise InvalidRecordError(
+                    f"{name!r} is not a colour of {game} ({colours}) nor a tag that may be "
+                    "added here (a tag's name starts with a capital)"
+                )
             tags[name] = str(value)
         return cls(tags, list(moves))
 
