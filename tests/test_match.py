@@ -19,7 +19,7 @@ import numpy as np
 import pexpect
 import pytest
 import veletas
-from veletas import meridians
+from veletas import meridians, records
 from veletas.cli import main
 from veletas.errors import InvalidPlayerError
 from veletas.match import (
@@ -556,14 +556,39 @@ def test_the_round_robin_table(capsys: pytest.CaptureFixture[str]) -> None:
         (["random", "greedy", "mcts"], "not 3 (use --round-robin for more)"),
         (["--round-robin", "random"], "--round-robin needs two players or more"),
         (["random", "greedy", "--chunk-size", "4"], "--chunk-size needs --ray"),
-        (["random", "greedy", "--save", "/no/such/dir/games.txt"], "no directory '/no/such/dir'"),
+        (["random", "greedy", "--save", "/no/such/dir/games.txt"], "no folder /no/such/dir"),
+        (["random", "greedy", "--save", "games.parquet"], "a Parquet dataset holds the playouts"),
+        (["random", "greedy", "--append"], "--force needs --save FILE"),
     ],
 )
 def test_command_errors(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
-    assert main(["match", *args]) == 2
+    try:
+        code = main(["match", *args])
+    except SystemExit as refused:  # argparse's own check of the file
+        code = refused.code
+    assert code == 2
     captured = capsys.readouterr()
     assert message in captured.err
     assert captured.out == ""
+
+
+def test_save_keeps_an_existing_file_unless_told(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "games.txt"
+    args = ["random", "greedy", "--games", "4", "--variant", "small", "--save", str(path)]
+    assert main(["match", *args]) == 0
+    first = path.read_text()
+    assert len(records.read(first)) == 4
+    capsys.readouterr()
+    assert main(["match", *args[:3], "2", *args[4:]]) == 2
+    assert f"{path} exists: add --force to replace it" in capsys.readouterr().err
+    assert path.read_text() == first
+    assert main(["match", *args, "--append"]) == 0
+    assert len(records.read(path)) == 8
+    assert main(["match", *args[:3], "2", *args[4:], "--force"]) == 0
+    assert len(records.read(path)) == 2
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
 
 
 def test_save_writes_the_games_as_records(

@@ -101,7 +101,10 @@ def test_two_bots_play_a_saved_game(tmp_path, capsys: pytest.CaptureFixture[str]
         str(save),
     ]
     assert main(args) == 0
-    assert main([*args[:-2], "--seed", "3", "--save", str(save)]) == 0
+    # The file exists: kept unless --append (or --force) says what to do.
+    assert main([*args[:-2], "--seed", "3", "--save", str(save)]) == 2
+    assert f"{save} exists: add --force to replace it, or --append" in capsys.readouterr().err
+    assert main([*args[:-2], "--seed", "3", "--save", str(save), "--append"]) == 0
     out = capsys.readouterr().out
     assert "greedy plays" in out
     assert "random plays" in out

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import textwrap
 from typing import Any
 
 from veletas import games
-from veletas.cli import options
+from veletas.cli import options, saving
 from veletas.cli.playout import LOCAL_RAY, seed
 from veletas.errors import VeletasError
 from veletas.match import KINDS, MCTS_OPTIONS, MatchResult, RoundRobin, match, round_robin
@@ -89,12 +88,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--json", action="store_true", help="print the summary as JSON (the progress bar stays)"
     )
-    parser.add_argument(
-        "--save",
-        metavar="FILE",
-        help="also write the games to FILE as game records, the players named by their "
-        "specs (see 'veletas replay')",
-    )
+    saving.add_save(parser, "the games, the players named by their specs,")
     group = parser.add_argument_group("where to play")
     group.add_argument(
         "--threads",
@@ -131,12 +125,11 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.chunk_size is not None and args.ray is None:
         return _fail("--chunk-size needs --ray")
-    if args.save is not None:
-        problem = _unwritable(args.save)
-        if problem is not None:
-            return _fail(f"cannot write {args.save!r}: {problem}")
-        if not hasattr(games.get(args.game).room("match"), "record"):
-            return _fail(f"{args.game} games cannot be written as records yet")
+    problem = saving.save_problem(args)
+    if problem is not None:
+        return _fail(problem)
+    if args.save is not None and not hasattr(games.get(args.game).room("match"), "record"):
+        return _fail(f"{args.game} games cannot be written as records yet")
     # The game's Board gets the rule options given; the others keep its defaults.
     rules = options.given_rules(args)
     common: dict[str, Any] = {
@@ -168,7 +161,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(result)
     if args.save is not None:
-        _save(result, args.save)
+        _save(result, args)
     return 130 if result.interrupted else 0
 
 
@@ -177,27 +170,12 @@ def _counts(result: MatchResult | RoundRobin) -> tuple[int, int]:
     return sum(len(p) for p in pairs), sum(p.requested for p in pairs)
 
 
-def _save(result: MatchResult | RoundRobin, path: str) -> None:
-    from veletas import records
-
+def _save(result: MatchResult | RoundRobin, args: argparse.Namespace) -> None:
+    path = args.save
     pairs = result.pairs if isinstance(result, RoundRobin) else (result,)
-    written = records.write((record for p in pairs for record in p.records()), None)
-    with open(path, "w", encoding="utf-8") as file:
-        file.write(written if any(len(p) for p in pairs) else "")
+    saving.save_records(args, (record for p in pairs for record in p.records()))
     played, _ = _counts(result)
     print(f"wrote {played:,} games to {path}", file=sys.stderr)
-
-
-def _unwritable(path: str) -> str | None:
-    """Why ``path`` cannot be written, or None if it can."""
-    if os.path.isdir(path):
-        return "it is a directory"
-    directory = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(directory):
-        return f"no directory {directory!r}"
-    if not os.access(directory, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
-        return "permission denied"
-    return None
 
 
 def _fail(message: str) -> int:

@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from veletas import bots, games, records
-from veletas.cli import draw, options
+from veletas.cli import draw, options, saving
 from veletas.errors import IllegalMoveError, InvalidMoveError
 
 BOTS = ("mcts", "greedy", "random")
@@ -50,9 +50,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("--seed", type=options.non_negative, default=0, help="the bots' seed")
     parser.add_argument("--name", default="human", help="your name in the saved record")
-    parser.add_argument(
-        "--save", metavar="FILE", type=options.output_file, help="append the game's record to FILE"
-    )
+    saving.add_save(parser, "the game")
     parser.add_argument("--no-color", action="store_true", help="draw the board without colours")
     parser.set_defaults(handler=run)
 
@@ -233,6 +231,10 @@ class Game:
 
 
 def run(args: argparse.Namespace) -> int:
+    problem = saving.save_problem(args)
+    if problem is not None:  # before the game, not after it
+        print(f"veletas: error: {problem}", file=sys.stderr)
+        return 2
     board = options.board_from(args, None)
     color = draw.use_color(sys.stdout, args.no_color)
     bot = make_bot(args.bot, args.seconds, args.threads, args.seed)
@@ -253,9 +255,6 @@ def run(args: argparse.Namespace) -> int:
     game = Game(board, players, names, color)
     game.play()
     if args.save:
-        with open(args.save, "a", encoding="utf-8") as file:
-            if file.tell() > 0:
-                file.write("\n")
-            records.write([game.record()], file)
+        saving.save_records(args, [game.record()])
         print(f"saved the record to {args.save}")
     return 0
