@@ -549,3 +549,28 @@ def test_a_run_that_cannot_start_leaves_nothing_behind(
     assert main(args) == 2
     assert "no Ray cluster answers" in capsys.readouterr().err
     assert sorted(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("game", ["veletas", "meridians"])
+def test_replay_and_review_read_a_game_of_a_dataset(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], game: str
+) -> None:
+    games = play(70_000, seed=6, record=True, **GAME_OPTIONS[game])  # two row groups
+    path = tmp_path / "games.parquet"
+    games.to_parquet(path)
+    for index in (0, 69_999):
+        record = datasets.read_game(path, index)
+        assert str(record) == str(games.record(index))
+    assert main(["replay", str(path), "--number", "70000", "--all", "--no-color"]) == 0
+    assert games.board(69_999).fen() in capsys.readouterr().out
+    assert main(["replay", str(path), "--number", "70001"]) == 2
+    assert f"{path} holds 70000 game(s), not 70001" in capsys.readouterr().err
+    assert main(["review", str(path), "--number", "2", "--iterations", "5"]) == 0
+    assert "mistake(s)" in capsys.readouterr().out
+
+
+def test_a_dataset_without_moves_cannot_be_replayed(tmp_path: Path) -> None:
+    path = tmp_path / "games.parquet"
+    veletas.playouts(10, variant="small", seed=1).to_parquet(path)
+    with pytest.raises(DatasetError, match="holds no moves"):
+        datasets.read_game(path, 0)

@@ -81,7 +81,9 @@ __all__ = [
     "ROW_GROUP_GAMES",
     "DatasetWriter",
     "from_arrow",
+    "is_dataset",
     "iter_playouts",
+    "read_game",
     "read_metadata",
     "read_playouts",
     "records_to_playouts",
@@ -371,6 +373,44 @@ def _read_playouts(path: str | os.PathLike[str], *, replay: bool = True) -> Play
     from veletas import records
 
     return _records_to_playouts(records.iter_read_boards(path))
+
+
+def is_dataset(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` names a Parquet dataset (``.parquet`` or ``.pq``),
+    not a file of game records."""
+    return _is_parquet(path)
+
+
+def read_game(path: str | os.PathLike[str], index: int) -> GameRecord:
+    """Game ``index`` (from 0, in the file's order) of a recorded Parquet
+    dataset as a game record: only the row group that holds it is read, and
+    checked as :func:`read_playouts` checks a file.
+
+    :raises IndexError: if the file holds ``index`` games or fewer, saying
+        how many (``PATH holds N game(s), not K``, counting from 1 as people do).
+    :raises DatasetError: for a file that is not a dataset, or one without
+        moves.
+    """
+    if index < 0:
+        raise IndexError(f"game {index} is not in {os.fspath(path)}: games count from 0")
+    pq = require_pyarrow().parquet
+    with reading(path):
+        file = pq.ParquetFile(path, **_READ_OPTIONS)
+        meta = _metadata_of(file.schema_arrow)
+        if not meta.get("moves"):
+            raise DatasetError(
+                f"{os.fspath(path)} holds no moves (a run without record=True): its games "
+                "cannot be replayed"
+            )
+        first = 0
+        for group in range(file.num_row_groups):
+            rows = file.metadata.row_group(group).num_rows
+            if index < first + rows:
+                games = _playouts_of(file.read_row_group(group), meta)
+                record: GameRecord = games.record(index - first)
+                return record
+            first += rows
+    raise IndexError(f"{os.fspath(path)} holds {first} game(s), not {index + 1}")
 
 
 def iter_playouts(path: str | os.PathLike[str], *, moves: bool = True) -> Iterator[Playouts]:

@@ -349,6 +349,13 @@ def _read(path: str | os.PathLike[str], number: int) -> records.GameRecord:
         raise TypeError(f"number must be an int, not {type(number).__name__}")
     if number < 1:
         raise ValueError(f"number must be 1 or more (games count from 1), got {number!r}")
+    from veletas import datasets
+
+    if datasets.is_dataset(path):
+        try:
+            return datasets.read_game(path, number - 1)
+        except IndexError as error:
+            raise InvalidRecordError(str(error)) from None
     try:
         return records.read_game(os.fspath(path), number - 1)
     except IndexError:

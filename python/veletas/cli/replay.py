@@ -41,12 +41,21 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
+    from veletas import datasets
+
     try:
-        # Only the records up to the one asked for are read, and only it is checked.
-        record = records.read_game(args.file, args.number - 1)
-    except IndexError:
-        count = sum(1 for _ in records.iter_blocks(args.file)) if args.number >= 1 else None
-        held = f"{args.file} holds {count} game(s)" if count is not None else "games count from 1"
+        if datasets.is_dataset(args.file):
+            record = datasets.read_game(args.file, args.number - 1)
+        else:
+            # Only the records up to the one asked for are read, and only it is checked.
+            record = records.read_game(args.file, args.number - 1)
+    except IndexError as error:
+        count = None
+        if args.number >= 1 and not datasets.is_dataset(args.file):
+            count = sum(1 for _ in records.iter_blocks(args.file))
+        held = f"{args.file} holds {count} game(s)" if count is not None else str(error)
+        if args.number < 1:
+            held = "games count from 1"
         print(f"veletas: error: --number {args.number}: {held}", file=sys.stderr)
         return 2
     tags = record.tags
