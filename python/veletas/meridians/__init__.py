@@ -13,6 +13,25 @@ pure-Python reference (:mod:`veletas.meridians.reference`) where the extension
 is not built or ``VELETAS_IMPLEMENTATION=python`` asks for it, as for Veletas.
 The plain types (``Color``, ``Phase``, ``Stones``, ``Outcome``, points) are
 the same for both engines: :mod:`veletas.games.meridians.types`.
+
+What serves both games lives once, in :mod:`veletas`, and takes a Meridians
+board (or ``game="meridians"``) as it takes a Veletas one: the bots
+(``veletas.MctsBot``, ``RandomBot``, ``GreedyBot``), matches
+(``veletas.match(..., game="meridians")``), the vector env
+(``veletas.VectorEnv(n, game="meridians")``), pictures
+(``veletas.svg.board``), records (``veletas.records``), review
+(``veletas.review``), datasets (``veletas.read_playouts``) and the
+adapters (:mod:`veletas.openspiel`, :mod:`veletas.pettingzoo`,
+:mod:`veletas.gymnasium`).
+
+>>> import veletas
+>>> board = meridians.Board(size="5-6")
+>>> veletas.MctsBot(iterations=50, seed=1).choose(board) in board.legal_moves
+True
+>>> veletas.VectorEnv(2, game="meridians", size="5-6").num_envs
+2
+>>> veletas.svg.board(board).startswith("<svg")
+True
 """
 
 from __future__ import annotations
