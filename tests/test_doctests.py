@@ -42,6 +42,8 @@ MODULES = [
     "veletas.serve.newgame",
     "veletas.serve.app",
     "veletas.games.veletas.reference.playouts",
+    "veletas.meridians",
+    "veletas.limits",
 ]
 
 
