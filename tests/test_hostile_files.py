@@ -139,11 +139,13 @@ def test_binary_files_to_replay_and_report_give_one_line(
     veletas.playouts(20, variant="small", record=True).to_parquet(parquet)
     named = tmp_path / "games.txt"
     named.write_bytes(parquet.read_bytes())
-    for command in (["replay", str(named)], ["report", str(named)], ["replay", str(parquet)]):
+    for command in (["replay", str(named)], ["report", str(named)]):
         assert main(command) == 2
         err = capsys.readouterr().err
         assert err.startswith("veletas: error: "), err
         assert len(err.strip().splitlines()) == 1, err
+    # A dataset's own name: read as the dataset it is.
+    assert main(["replay", str(parquet), "--no-color"]) == 0
 
 
 def test_a_lone_surrogate_in_a_tag_is_replayed(tmp_path: Path) -> None:

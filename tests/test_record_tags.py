@@ -288,3 +288,14 @@ def test_the_players_are_named_by_the_colours_of_the_records_game() -> None:
 def test_unknown_names_are_refused(game: str, names: dict[str, str], said: str) -> None:
     with pytest.raises(InvalidRecordError, match=re.escape(said)):
         GameRecord.from_board(GAMES[game](), **names)
+
+
+@pytest.mark.parametrize("game", ["veletas", "meridians"])
+def test_every_record_names_its_game_and_older_records_still_read(game: str) -> None:
+    record = GameRecord.from_board(GAMES[game](), date="2025.01.01")
+    text = str(record)
+    assert text.startswith(f'[Game "{record.game}"]\n'), text
+    older = text.split("\n", 1)[1]  # as written before every record named its game
+    if game == "veletas":
+        [again] = records.read(older)
+        assert again.board().fen() == record.board().fen()

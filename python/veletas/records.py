@@ -9,6 +9,7 @@ the rules, ending with the result; a file holds any number of records.
 ...     _ = board.push_str(text)
 >>> record = GameRecord.from_board(board, black="Ada", white="Bo", date="2024.05.01")
 >>> print(record)
+[Game "Veletas"]
 [Variant "small"]
 [Size "7"]
 [Shooters "3"]
@@ -31,15 +32,17 @@ is ``[Black]``. ``[Result]`` is ``1-0`` when Black won, ``0-1`` when White
 won, ``*`` for an unfinished game (Black's score first, as Black moves first
 and is listed first).
 
-A Meridians record starts with ``[Game "Meridians"]``, has the rule tags
-``[Size]`` and ``[Pie]``, and names its players ``[Light]`` and ``[Dark]``
-(``1-0`` when Light won); a record without a ``[Game]`` tag is Veletas.
+Every record starts with its ``[Game]`` tag. A Meridians record, ``[Game
+"Meridians"]``, has the rule tags ``[Size]`` and ``[Pie]``, and names its
+players ``[Light]`` and ``[Dark]`` (``1-0`` when Light won). A record
+without a ``[Game]`` tag, as written before the tag was on every record, is
+Veletas.
 
 >>> from veletas import meridians
 >>> board = meridians.Board(size="5-6")
 >>> for text in ["e5", "f6", "e8"]:
 ...     _ = board.push_str(text)
->>> print(GameRecord.from_board(board, black="Ada", white="Bo", date="2024.05.01"))
+>>> print(GameRecord.from_board(board, light="Ada", dark="Bo", date="2024.05.01"))
 [Game "Meridians"]
 [Size "5-6"]
 [Pie "false"]
@@ -310,7 +313,7 @@ class GameRecord:
         first, second = room.PLAYERS
         black, white = _players(room.PLAYERS, black, white, extra)
         tags = {
-            **({"Game": game} if game != _DEFAULT_TITLE else {}),
+            "Game": game,
             **room.rule_tags(rules),
             first: black,
             second: white,
