@@ -395,10 +395,11 @@ async function refuse(name) {
 
 async function play(text) {
   try {
-    const state = await api("POST", gamePath("/moves"), {
-      move: text, ply: page.game.view.ply, flipped: page.flipped,
-    });
+    const body = { move: text, ply: page.game.view.ply, flipped: page.flipped };
+    // From now on the page follows the end: a refresh that the bot's reply
+    // starts while the move is on its way must not ask for the old ply.
     page.ply = null;
+    const state = await api("POST", gamePath("/moves"), body);
     say("");
     render(state);
     return true;
@@ -410,8 +411,8 @@ async function play(text) {
 
 async function post(action, body = {}) {
   try {
+    page.ply = null; // as in play(): the page follows the end from now on
     const state = await api("POST", gamePath(`/${action}`), { ...body, flipped: page.flipped });
-    page.ply = null;
     say("");
     render(state);
   } catch (error) {
@@ -438,9 +439,14 @@ async function refresh() {
     do {
       page.stale = false;
       const query = new URLSearchParams({ flipped: String(page.flipped) });
-      if (page.ply !== null) query.set("ply", String(page.ply));
+      const asked = page.ply;
+      if (asked !== null) query.set("ply", String(asked));
       try {
-        render(await api("GET", `${gamePath()}?${query}`));
+        const state = await api("GET", `${gamePath()}?${query}`);
+        // The view moved while this was on its way: ask again rather than
+        // show the ply it has left.
+        if (page.ply !== asked) page.stale = true;
+        else render(state);
       } catch (error) {
         failed(error);
       }
