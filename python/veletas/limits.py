@@ -111,10 +111,7 @@ def check_iterations(iterations: object, name: str = "iterations") -> int:
     :raises TypeError: for a value that is not an int.
     :raises LimitError: for one outside that range.
     """
-    value = integer(name, iterations)
-    if not 1 <= value <= MAX_ITERATIONS:
-        raise LimitError(f"{name} must be 1 to {MAX_ITERATIONS:,}, not {value!r}")
-    return value
+    return _counted(name, iterations, MAX_ITERATIONS)
 
 
 def check_tree_nodes(max_nodes: object, name: str = "max_nodes") -> int:
@@ -123,10 +120,7 @@ def check_tree_nodes(max_nodes: object, name: str = "max_nodes") -> int:
     :raises TypeError: for a value that is not an int.
     :raises LimitError: for one outside that range.
     """
-    value = integer(name, max_nodes)
-    if not 1 <= value <= MAX_TREE_NODES:
-        raise LimitError(f"{name} must be 1 to {MAX_TREE_NODES:,}, not {value!r}")
-    return value
+    return _counted(name, max_nodes, MAX_TREE_NODES)
 
 
 def check_threads(threads: object, name: str = "threads") -> int:
@@ -135,10 +129,15 @@ def check_threads(threads: object, name: str = "threads") -> int:
     :raises TypeError: for a value that is not an int.
     :raises LimitError: for one outside that range.
     """
-    value = integer(name, threads)
-    if not 1 <= value <= MAX_THREADS:
-        raise LimitError(f"{name} must be 1 to {MAX_THREADS}, not {value!r}")
-    return value
+    return _counted(name, threads, MAX_THREADS)
+
+
+def _counted(name: str, value: object, limit: int) -> int:
+    """``value`` as an int of 1 .. ``limit``, else the error naming ``name``."""
+    count = integer(name, value)
+    if not 1 <= count <= limit:
+        raise LimitError(f"{name} must be 1 to {limit:,}, not {count!r}")
+    return count
 
 
 def check_games(n_games: int, *, record: bool = False) -> int:
