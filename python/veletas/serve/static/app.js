@@ -68,6 +68,9 @@ function capital(text) {
 
 function render(state) {
   const previous = page.game;
+  // Answers may arrive out of order (a move's answer after the refresh that
+  // the bot's reply started): an older version of the game is not shown.
+  if (previous && previous.id === state.id && state.version < previous.version) return;
   const same = previous && previous.view.fen === state.view.fen && previous.view.ply === state.view.ply;
   const keep = same ? page.clicks.slice() : [];
   if (!same) page.refused = null;
