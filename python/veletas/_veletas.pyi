@@ -215,17 +215,21 @@ class Board:
     def claims(self) -> Claims:
         """The shooters claimed by each colour."""
 
-    def piece_at(self, square: int) -> Piece | None:
-        """The piece on ``square``, or None when it is empty.
+    def piece_at(self, square: int | str) -> Piece | None:
+        """The piece on ``square`` (a number or a name), or None when it is empty.
 
         :raises ValueError: if ``square`` is not on this board.
         """
 
+    def piece_map(self) -> dict[int, Piece]:
+        """The pieces on the board: square number to piece, ascending."""
+
     def pieces(self, piece: Piece) -> list[int]:
         """The squares holding ``piece``, ascending."""
 
-    def reach(self, square: int) -> list[int]:
-        """The empty squares reachable from ``square`` along its 8 lines, ascending.
+    def reach(self, square: int | str) -> list[int]:
+        """The empty squares reachable from ``square`` (a number or a name)
+        along its 8 lines, ascending.
 
         Lines pass over shooters, claimed or not, and end at a stone or the
         edge; with ``shooters_block`` every piece ends them, with
@@ -740,6 +744,8 @@ class MeridiansBoard:
     ) -> MeridiansBoard: ...
     def fen(self) -> str: ...
     def _repr_svg_(self) -> str: ...
+    @property
+    def rules(self) -> MeridiansRules: ...
     @property
     def size(self) -> str: ...
     @property

@@ -206,6 +206,12 @@ impl PyBoard {
         )
     }
 
+    /// The rules of this game: the board size and the pie option.
+    #[getter]
+    fn rules<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        types::rules(py, self.position.size(), self.position.pie())
+    }
+
     /// The board size, such as `"6-7"`.
     #[getter]
     fn size(&self) -> &'static str {

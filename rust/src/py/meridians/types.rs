@@ -13,6 +13,7 @@ static COLOR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static PHASE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static STONES: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static OUTCOME: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static RULES: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 
 /// `Color.LIGHT` or `Color.DARK`.
 pub fn color(py: Python<'_>, color: Color) -> PyResult<Bound<'_, PyAny>> {
@@ -34,6 +35,11 @@ pub fn outcome(py: Python<'_>, winner: Color, light: u32, dark: u32) -> PyResult
     OUTCOME
         .import(py, TYPES, "Outcome")?
         .call1((color(py, winner)?, stones(py, light, dark)?))
+}
+
+/// `Rules(size, pie)`.
+pub fn rules(py: Python<'_>, size: Size, pie: bool) -> PyResult<Bound<'_, PyAny>> {
+    RULES.import(py, TYPES, "Rules")?.call1((size.name(), pie))
 }
 
 /// The size named by `size`, checked by `check_size` (the one check of the

@@ -57,10 +57,24 @@ impl PyBoard {
         self.stack.iter().any(|(m, _)| m.is_swap())
     }
 
-    /// `square` (any object with `__index__`) if it lies on this board;
-    /// otherwise a `ValueError` naming it.
+    /// `square` (a name, or any object with `__index__`) if it lies on this
+    /// board; otherwise a `ValueError` naming it.
     fn board_square(&self, square: &Bound<'_, PyAny>) -> PyResult<Square> {
         let size = self.position.rules().size();
+        if square.is_instance_of::<PyString>() {
+            // One parser of names, with its errors, shared with the reference.
+            let number: u32 = base::types_module(square.py())?
+                .call_method1("parse_square", (square,))?
+                .extract()?;
+            let sq = Square::from_number(number).expect("parse_square gives a square");
+            return if sq.is_on(size) {
+                Ok(sq)
+            } else {
+                Err(InvalidMoveError::new_err(format!(
+                    "square '{sq}' is not on this {size}x{size} board"
+                )))
+            };
+        }
         let number = match square.extract::<i64>() {
             Ok(number) => number,
             Err(err) if err.is_instance_of::<PyOverflowError>(square.py()) => {
@@ -288,7 +302,7 @@ impl PyBoard {
         base::claims(py, &self.position)
     }
 
-    /// The piece on `square`, or None when it is empty.
+    /// The piece on `square` (a number or a name), or None when it is empty.
     fn piece_at<'py>(
         &self,
         py: Python<'py>,
@@ -320,7 +334,23 @@ impl PyBoard {
             .collect())
     }
 
-    /// The empty squares reachable from `square` along its 8 lines, ascending.
+    /// The pieces on the board: square number to piece, ascending.
+    fn piece_map<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let out = PyDict::new(py);
+        let size = self.position.rules().size();
+        let on_board = (0..100)
+            .filter_map(Square::from_number)
+            .filter(|sq| sq.is_on(size));
+        for sq in on_board {
+            if let Some(piece) = self.position.piece_at(sq) {
+                out.set_item(sq.number(), base::piece(py, piece)?)?;
+            }
+        }
+        Ok(out)
+    }
+
+    /// The empty squares reachable from `square` (a number or a name) along
+    /// its 8 lines, ascending.
     fn reach(&self, square: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
         let square = self.board_square(square)?;
         Ok(self

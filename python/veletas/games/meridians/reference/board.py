@@ -35,6 +35,7 @@ from veletas.games.meridians.types import (
     Color,
     Outcome,
     Phase,
+    Rules,
     Stones,
     check_pie,
     check_size,
@@ -130,6 +131,15 @@ class Board:
 
     def __repr__(self) -> str:
         return f"Board({self.fen()!r}, size={self.size!r}, pie={self._pie!r})"
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of this game: the board size and the pie option.
+
+        >>> Board(size="5-6", pie=True).rules
+        Rules(size='5-6', pie=True)
+        """
+        return Rules(self._geo.size, self._pie)
 
     @property
     def size(self) -> str:

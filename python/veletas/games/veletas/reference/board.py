@@ -16,7 +16,7 @@ import operator
 from collections.abc import Iterator
 
 from veletas import games as _games
-from veletas.errors import IllegalMoveError
+from veletas.errors import IllegalMoveError, InvalidMoveError
 from veletas.games.veletas.reference.claims import STONE_LETTERS, claimant
 from veletas.games.veletas.reference.fen import EMPTY, Position, format_fen, parse_fen
 from veletas.games.veletas.reference.geometry import geometry
@@ -30,6 +30,7 @@ from veletas.games.veletas.types import (
     Rules,
     check_board_options,
     check_fen_agreement,
+    parse_square,
     square_name,
 )
 
@@ -196,18 +197,30 @@ class Board:
         """The shooters claimed by each colour."""
         return Claims(*self._claims)
 
-    def piece_at(self, square: int) -> Piece | None:
-        """The piece on ``square``, or None when it is empty.
+    def piece_at(self, square: int | str) -> Piece | None:
+        """The piece on ``square`` (a number or a name), or None when it is empty.
 
         >>> from veletas import D4, E4
         >>> board = Board("7/7/7/3s3/7/7/7 b setup 3")
-        >>> board.piece_at(D4), board.piece_at(E4)
+        >>> board.piece_at(D4), board.piece_at("e4")
         (<Piece.SHOOTER: 's'>, None)
 
-        :raises ValueError: if ``square`` is not on this board.
+        :raises ValueError: if ``square`` is not on this board
+            (:class:`~veletas.errors.InvalidMoveError` for a name).
         """
         cell = self._cells[self._board_square(square)]
         return None if cell == EMPTY else Piece(cell)
+
+    def piece_map(self) -> dict[int, Piece]:
+        """The pieces on the board: square number to piece, ascending.
+
+        >>> from veletas import square_name
+        >>> pieces = Board("2s2/5/1s3/5/x1s1o w play 3").piece_map()
+        >>> {square_name(sq): piece.value for sq, piece in pieces.items()}
+        {'a1': 'x', 'c1': 's', 'e1': 'o', 'b3': 's', 'c5': 's'}
+        """
+        cells = self._cells
+        return {sq: Piece(cells[sq]) for sq in self._geometry.squares if cells[sq] != EMPTY}
 
     def pieces(self, piece: Piece) -> list[int]:
         """The squares holding ``piece``, ascending.
@@ -219,8 +232,9 @@ class Board:
         letter = Piece(piece).value
         return [sq for sq in self._geometry.squares if self._cells[sq] == letter]
 
-    def reach(self, square: int) -> list[int]:
-        """The empty squares reachable from ``square`` along its 8 lines, ascending.
+    def reach(self, square: int | str) -> list[int]:
+        """The empty squares reachable from ``square`` (a number or a name)
+        along its 8 lines, ascending.
 
         Lines pass over shooters, claimed or not, and end at a stone or the
         edge; with ``shooters_block`` every piece ends them, with
@@ -235,7 +249,14 @@ class Board:
         """
         return self._reach(self._board_square(square))
 
-    def _board_square(self, square: int) -> int:
+    def _board_square(self, square: int | str) -> int:
+        if isinstance(square, str):
+            sq = parse_square(square)
+            if not self._geometry.contains(sq):
+                raise InvalidMoveError(
+                    f"square {square!r} is not on this {self.size}x{self.size} board"
+                )
+            return sq
         sq = operator.index(square)
         if not self._geometry.contains(sq):
             name = f" ({square_name(sq)})" if 0 <= sq < 100 else ""
