@@ -18,7 +18,7 @@ from veletas import games, meridians, records
 from veletas.cli import main
 from veletas.cli.play import Game
 from veletas.errors import InvalidRecordError, OutputFileError
-from veletas.review import Review, review
+from veletas.review import Review, evaluate, review
 from veletas.review_page import GENERATOR, curve
 
 WON = "1o5/sx5/xx5/7/3s3/7/1o3oX b play 3"
@@ -469,3 +469,25 @@ def test_proven_results_decide_the_chance_and_the_rest_is_the_weighted_mean() ->
     assert chance_of(marked([None, "win", *[None] * (many - 2)])) == 1.0
     assert chance_of(marked(["loss"] * many)) == 0.0
     assert chance_of(marked(["loss", *[None] * (many - 1)])) == pytest.approx(mean)
+
+
+@pytest.mark.parametrize(
+    ("game", "position", "seed"),
+    [
+        ("veletas", "7/2x4/7/1s5/7/o1s2s1/7 b play 3", 1),
+        ("veletas", "7/2x4/7/1s5/7/o1s2s1/7 b play 3", 2),
+        ("meridians", "x6/8/9/10/11/12/12/11/3o6/9/5x2/o6 l play", 1),
+    ],
+)
+def test_the_analysis_and_the_review_name_the_move_the_bot_plays(
+    game: str, position: str, seed: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    board = games.get(game).api().Board(position)
+    played = veletas.MctsBot(iterations=3000, seed=seed).choose(board)
+    assert main(["analyse", position, "--iterations", "3000", "--seed", str(seed)]) == 0
+    out = capsys.readouterr().out
+    assert re.search(rf"^ 1\. {re.escape(str(played))} ", out, re.M), out
+    assert re.search(rf"^line: {re.escape(str(played))}\b", out, re.M), out
+    evaluation = evaluate(veletas.MctsBot(iterations=3000, seed=seed), board)
+    assert evaluation.best == played
+    assert evaluation.line[0] == played

@@ -114,21 +114,49 @@ def test_a_command_with_a_budget_past_the_limits_says_so(
     assert "to 1e+06" in err or "to 1,000,000,000,000" in err, err
 
 
+def raised() -> veletas.bots.StopFlag:
+    """A stop flag raised before the search: it runs no iteration, as a
+    search whose clock ran out at once."""
+    stop = veletas.bots.StopFlag()
+    stop.set()
+    return stop
+
+
+@pytest.fixture
+def stopped_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every analysis ends before its first iteration."""
+    analyse = MctsBot.analyse
+
+    def at_once(self: MctsBot, board: Any, *, top: int = 5, stop: Any = None) -> Any:
+        return analyse(self, board, top=top, stop=raised())
+
+    monkeypatch.setattr(MctsBot, "analyse", at_once)
+
+
 def test_a_search_too_short_to_try_a_move_still_answers() -> None:
     board = veletas.Board(PLAY)
-    analysis = MctsBot(iterations=5, seed=1).analyse(board)
-    assert analysis.moves == []
-    evaluation = evaluate(MctsBot(iterations=5, seed=1), board)
+    analysis = MctsBot(iterations=5, seed=1).analyse(board, stop=raised())
+    assert (analysis.moves, analysis.principal_variation) == ([], [])
+    evaluation = evaluate(MctsBot(iterations=5, seed=1), board, stop=raised())
     assert (evaluation.chance, evaluation.best, evaluation.known) == (0.5, None, False)
     assert MctsBot(iterations=1, seed=1).choose(board) in board.legal_moves
 
 
+def test_the_smallest_budget_still_names_the_move_played() -> None:
+    board = veletas.Board(PLAY)
+    for iterations in (1, 2, 5):
+        analysis = MctsBot(iterations=iterations, seed=1).analyse(board)
+        assert analysis.moves[0].move == MctsBot(iterations=iterations, seed=1).choose(board)
+
+
+@pytest.mark.usefixtures("stopped_at_once")
 def test_analyse_says_when_the_search_tried_no_move(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["analyse", PLAY, "--iterations", "5"]) == 0
     out = capsys.readouterr().out
     assert "the search ended before it tried a whole move" in out, out
 
 
+@pytest.mark.usefixtures("stopped_at_once")
 def test_a_review_too_short_to_try_a_move_marks_no_mistake(tmp_path: Path) -> None:
     record = veletas.records.GameRecord.from_moves(
         veletas.Rules(size=7, shooters=3), ["*c3", "g7", "swap", "*e5", "*d4", "a1", "c3-c4/c5"]

@@ -620,7 +620,8 @@ class MctsPlayer:
         top: int = 5,
     ) -> tuple[list[tuple[str, int, float, bool | None]], int, int, list[str]] | None:
         """Searches the turn of ``fen`` without playing: ``(moves, visits,
-        iterations, line)``, the ``top`` most visited whole moves as ``(move,
+        iterations, line)``, the move ``choose`` would play then the most
+        visited other whole moves, ``top`` in all, as ``(move,
         visits, value, proven)`` (proven: True a proven win for the player to
         act, False a proven loss), the visits of the position, the iterations
         run and the principal variation; None at the end of the game. The

@@ -105,10 +105,11 @@ class MoveStats:
 
 @dataclasses.dataclass(frozen=True)
 class Analysis:
-    """What :meth:`MctsBot.analyse` found: the most visited moves first."""
+    """What :meth:`MctsBot.analyse` found: the move the bot plays first."""
 
     moves: list[MoveStats]
-    """The best moves, most visited first."""
+    """The move :meth:`MctsBot.choose` plays with the same budget and seed,
+    then the other moves searched, most visited first."""
     visits: int
     """The playouts that went through the position (reused ones included)."""
     iterations: int
@@ -119,7 +120,7 @@ class Analysis:
     principal_variation: list[Any] = dataclasses.field(default_factory=list)
     """The line the search would play from the position: whole moves, of the
     board's own ``Move`` type, for both players in turn, starting with the
-    player to act, as far as the search tree goes (a last turn it does not
+    move played, as far as the search tree goes (a last turn it does not
     complete is left out)."""
 
 
@@ -377,16 +378,20 @@ class MctsBot:
 
     def analyse(self, board: Any, *, top: int = 5, stop: StopFlag | None = None) -> Analysis:
         """Search the position of ``board`` as :meth:`choose` does, within the
-        same budget, without playing: the ``top`` most visited whole moves
-        with their share of the playouts and their estimated chance to win.
-        The statistics are kept for the bot's next move.
+        same budget, without playing: the move :meth:`choose` would play,
+        then the most visited other whole moves, ``top`` in all, with their
+        share of the playouts and their estimated chance to win. The
+        statistics are kept for the bot's next move.
 
         >>> import veletas
         >>> board = veletas.Board("7/2x4/7/1s5/7/o1s2s1/7 b play 3")
         >>> analysis = veletas.MctsBot(iterations=3000, seed=1).analyse(board, top=3)
         >>> len(analysis.moves), all(m.move in board.legal_moves for m in analysis.moves)
         (3, True)
-        >>> analysis.moves[0].visits >= analysis.moves[1].visits >= analysis.moves[2].visits
+        >>> played = veletas.MctsBot(iterations=3000, seed=1).choose(board)
+        >>> analysis.moves[0].move == analysis.principal_variation[0] == played
+        True
+        >>> analysis.moves[1].visits >= analysis.moves[2].visits
         True
 
         :param top: how many moves to list, 1 or more.

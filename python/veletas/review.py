@@ -17,7 +17,7 @@ the player who moved first. A position's chance is the mean value of its
 moves weighted by their playouts (the root's value: the most visited move's
 own value is the best of many noisy estimates, and too high); 1 where the
 search proved a move won, 0 where it proved every move lost; a finished
-position's is its result. The preferred move is the most visited one.
+position's is its result. The preferred move is the one the bot plays.
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ class Evaluation:
     line: list[Any]
     """The principal variation from here, when the search gives one."""
     analysis: Analysis | None = None
-    """The search's analysis of every move searched, most visited first."""
+    """The search's analysis of every move searched, the move played first."""
 
     @property
     def known(self) -> bool:

@@ -308,12 +308,41 @@ impl<G: Game> Tree<G> {
             .find(|&child| self.nodes[child as usize].action == action)
     }
 
-    /// One iteration: select, expand one node, play out, back up.
-    fn iterate(&mut self, exploration: f64, max_nodes: usize) {
+    /// The node `prefix` leads to from the root, added where the tree has
+    /// none yet, and its state; the path is left at the nodes on the way
+    /// and (with `count_legal`, for the solver) `legal` at their numbers of
+    /// legal actions.
+    fn descend(&mut self, prefix: &[Action], count_legal: bool) -> (u32, G) {
         let mut state = self.root.clone();
         let mut node = 0u32;
         self.path.clear();
         self.path.push(0);
+        self.legal.clear();
+        for &action in prefix {
+            if count_legal {
+                self.legal.push(state.legal_actions().len());
+            }
+            node = match self.child_with(node, action) {
+                Some(child) => child,
+                None => self.add_child(node, action, state.seat_to_act()),
+            };
+            state.apply(action);
+            self.path.push(node);
+        }
+        (node, state)
+    }
+
+    /// The node `prefix` leads to from the root, if the tree has it.
+    fn node_at(&self, prefix: &[Action]) -> Option<u32> {
+        prefix
+            .iter()
+            .try_fold(0u32, |node, &action| self.child_with(node, action))
+    }
+
+    /// One iteration below the node `prefix` leads to (the root when it is
+    /// empty): select, expand one node, play out, back up the whole path.
+    fn iterate(&mut self, prefix: &[Action], exploration: f64, max_nodes: usize) {
+        let (mut node, mut state) = self.descend(prefix, false);
         loop {
             let actions = state.legal_actions();
             let legal = actions.len();
@@ -350,16 +379,13 @@ impl<G: Game> Tree<G> {
     /// One iteration of the solver: as [`Tree::iterate`], but a proven node
     /// is not played out (its result is known), a terminal leaf is proven,
     /// and proofs are backed up. Returns whether the root is now solved.
-    fn iterate_solver(&mut self, exploration: f64, max_nodes: usize) -> bool {
-        let mut state = self.root.clone();
-        let mut node = 0u32;
-        self.path.clear();
-        self.path.push(0);
-        self.legal.clear();
+    fn iterate_solver(&mut self, prefix: &[Action], exploration: f64, max_nodes: usize) -> bool {
+        let (mut node, mut state) = self.descend(prefix, true);
+        let top = node;
         let mut known = None;
         loop {
             let current = self.nodes[node as usize];
-            if node != 0 && current.proven != UNPROVEN {
+            if node != top && current.proven != UNPROVEN {
                 known = current.proven_winner();
                 break;
             }
@@ -391,7 +417,7 @@ impl<G: Game> Tree<G> {
             }
             let winner = state.winner();
             let leaf = *self.path.last().expect("the root is on the path");
-            if steps == 0 && leaf != 0 {
+            if steps == 0 && leaf != top {
                 // The leaf is the end of the game: proven either way (a
                 // game without a winner proves nothing).
                 let node = &mut self.nodes[leaf as usize];
@@ -412,15 +438,17 @@ impl<G: Game> Tree<G> {
                 None => 1,
             };
         }
-        self.back_up_proof()
+        self.back_up_proof(prefix.len())
     }
 
     /// Backs a proof of the path's leaf up the path: a node whose seat to
     /// act has a winning child is won for that seat; one all of whose
     /// legal actions have children lost for it is lost for it. Seats are
     /// compared, not alternated, since a seat may take several decisions
-    /// in a row. Returns whether the root is solved.
-    fn back_up_proof(&mut self) -> bool {
+    /// in a row. Returns whether the node at depth `top` of the path (the
+    /// root of the search) is solved.
+    fn back_up_proof(&mut self, top: usize) -> bool {
+        let mut solved = false;
         for depth in (0..self.path.len() - 1).rev() {
             let parent = self.path[depth];
             let child = self.nodes[self.path[depth + 1] as usize];
@@ -433,15 +461,16 @@ impl<G: Game> Tree<G> {
                             .children(parent)
                             .all(|c| self.nodes[c as usize].proven == PROVEN_LOSS);
                     if !all {
-                        return false;
+                        return solved;
                     }
                     false
                 }
-                _ => return false,
+                _ => return solved,
             };
+            solved |= depth == top;
             if depth == 0 {
                 // The root keeps no proof of its own: its children say.
-                return true;
+                return solved;
             }
             let node = &mut self.nodes[parent as usize];
             node.proven = if won_by_seat == (node.mover == seat) {
@@ -450,15 +479,22 @@ impl<G: Game> Tree<G> {
                 PROVEN_LOSS
             };
         }
-        false
+        solved
     }
 
-    /// Whether the root's seat to act has a proven winning action, or all
-    /// of its legal actions are proven lost.
-    fn root_solved(&self) -> bool {
-        let legal = self.root.legal_actions().len();
+    /// Whether the seat to act at the node `prefix` leads to has a proven
+    /// winning action there, or all of its legal actions are proven lost.
+    fn solved_at(&self, prefix: &[Action]) -> bool {
+        let Some(node) = self.node_at(prefix) else {
+            return false;
+        };
+        let mut state = self.root.clone();
+        for &action in prefix {
+            state.apply(action);
+        }
+        let legal = state.legal_actions().len();
         let mut lost = 0;
-        for child in self.children(0) {
+        for child in self.children(node) {
             match self.nodes[child as usize].proven {
                 PROVEN_WIN => return true,
                 PROVEN_LOSS => lost += 1,
@@ -503,15 +539,22 @@ impl<G: Game> Tree<G> {
     #[inline]
     fn expand(&mut self, node: u32, actions: &G::Actions, state: &mut G) {
         let action = self.untried(node, actions, state.num_actions());
+        let child = self.add_child(node, action, state.seat_to_act());
+        state.apply(action);
+        self.path.push(child);
+    }
+
+    /// Adds a child of `node` for `action`, taken by `mover`; returns it.
+    #[inline]
+    fn add_child(&mut self, node: u32, action: Action, mover: usize) -> u32 {
         let child = self.nodes.len() as u32;
-        let mut fresh = Node::new(action, state.seat_to_act() as u8);
+        let mut fresh = Node::new(action, mover as u8);
         fresh.next_sibling = self.nodes[node as usize].first_child;
         self.nodes.push(fresh);
         let parent = &mut self.nodes[node as usize];
         parent.first_child = child;
         parent.children += 1;
-        state.apply(action);
-        self.path.push(child);
+        child
     }
 
     /// A uniformly random legal action that `node` has no child for yet.
@@ -557,18 +600,31 @@ impl<G: Game> Tree<G> {
         best
     }
 
-    fn run(&mut self, budget: Budget, config: &Config, start: Instant, stop: &AtomicBool) -> u64 {
+    /// Searches below the node `prefix` leads to within `budget`; returns
+    /// the iterations run.
+    fn run(
+        &mut self,
+        prefix: &[Action],
+        budget: Budget,
+        config: &Config,
+        start: Instant,
+        stop: &AtomicBool,
+    ) -> u64 {
         // Checking the clock costs a system call: every 16 iterations is
         // often enough (an iteration takes microseconds). The stop flag is
         // read at the same time.
         const CLOCK_EVERY: u64 = 16;
-        if self.root.legal_actions().is_empty() {
+        let mut top = self.root.clone();
+        for &action in prefix {
+            top.apply(action);
+        }
+        if top.legal_actions().is_empty() {
             return 0;
         }
         let limit = budget.iterations.unwrap_or(u64::MAX);
         let deadline = budget.time.map(|t| start + t);
         let solver = config.algorithm == Algorithm::Solver;
-        if solver && self.root_solved() {
+        if solver && self.solved_at(prefix) {
             return 0;
         }
         let mut done = 0;
@@ -581,11 +637,11 @@ impl<G: Game> Tree<G> {
             done += 1;
             if solver {
                 // A solved root has nothing left to learn: stop early.
-                if self.iterate_solver(config.exploration, config.max_nodes) {
+                if self.iterate_solver(prefix, config.exploration, config.max_nodes) {
                     break;
                 }
             } else {
-                self.iterate(config.exploration, config.max_nodes);
+                self.iterate(prefix, config.exploration, config.max_nodes);
             }
         }
         done
@@ -716,16 +772,30 @@ impl<G: Game> Mcts<G> {
     /// another thread); the best action is then the best found so far. A
     /// flag raised before the call runs no iteration.
     pub fn search_until(&mut self, budget: Budget, stop: &AtomicBool) -> SearchInfo {
+        self.search_from(&[], budget, stop)
+    }
+
+    /// [`Mcts::search_until`] of the position the decisions `prefix` lead
+    /// to from the root, without re-rooting: every iteration goes through
+    /// `prefix`, and the best action is that of its end. The statistics
+    /// below it are those a search re-rooted there ([`Mcts::advance`])
+    /// would gather, while the trees keep the root and its other lines.
+    pub fn search_from(
+        &mut self,
+        prefix: &[Action],
+        budget: Budget,
+        stop: &AtomicBool,
+    ) -> SearchInfo {
         let start = Instant::now();
         let config = self.config;
         let iterations = if let [tree] = self.trees.as_mut_slice() {
-            tree.run(budget, &config, start, stop)
+            tree.run(prefix, budget, &config, start, stop)
         } else {
             std::thread::scope(|scope| {
                 let handles: Vec<_> = self
                     .trees
                     .iter_mut()
-                    .map(|tree| scope.spawn(move || tree.run(budget, &config, start, stop)))
+                    .map(|tree| scope.spawn(move || tree.run(prefix, budget, &config, start, stop)))
                     .collect();
                 handles
                     .into_iter()
@@ -733,7 +803,7 @@ impl<G: Game> Mcts<G> {
                     .sum()
             })
         };
-        let stats = self.root_stats();
+        let stats = self.stats_at(prefix);
         let best = best_of(&stats);
         SearchInfo {
             best_action: best.map(|s| s.action),
@@ -741,20 +811,30 @@ impl<G: Game> Mcts<G> {
             iterations,
             elapsed: start.elapsed(),
             nodes: self.node_count(),
-            solved: self.root_solved(),
+            solved: self.trees.iter().any(|tree| tree.solved_at(prefix)),
         }
     }
 
     /// The statistics of the root's actions, merged over the trees, in
     /// ascending action order.
+    pub fn root_stats(&self) -> Vec<ActionStats> {
+        self.stats_at(&[])
+    }
+
+    /// The statistics of the actions at the position the decisions
+    /// `prefix` lead to from the root, merged over the trees, in ascending
+    /// action order.
     #[allow(
         clippy::cast_precision_loss,
         reason = "visit counts stay far below 2^52"
     )]
-    pub fn root_stats(&self) -> Vec<ActionStats> {
+    pub fn stats_at(&self, prefix: &[Action]) -> Vec<ActionStats> {
         let mut merged: Vec<(Action, u64, u64, Option<bool>)> = Vec::new();
         for tree in &self.trees {
-            for child in tree.children(0) {
+            let Some(node) = tree.node_at(prefix) else {
+                continue;
+            };
+            for child in tree.children(node) {
                 let node = &tree.nodes[child as usize];
                 match merged.iter_mut().find(|(a, _, _, _)| *a == node.action) {
                     Some(entry) => {
@@ -845,9 +925,17 @@ impl<G: Game> Mcts<G> {
     /// play ([`Mcts::best_action`]'s rule on the statistics merged over the
     /// trees), at most `max_depth` decisions, as far as the trees go.
     pub fn principal_variation(&self, max_depth: usize) -> Vec<Action> {
+        self.principal_variation_from(&[], max_depth)
+    }
+
+    /// [`Mcts::principal_variation`] from the position the decisions
+    /// `prefix` lead to (which it does not include).
+    pub fn principal_variation_from(&self, prefix: &[Action], max_depth: usize) -> Vec<Action> {
         let mut line = Vec::new();
         // The node of each tree that `line` reaches, while it reaches one.
-        let mut at: Vec<(usize, u32)> = (0..self.trees.len()).map(|t| (t, 0)).collect();
+        let mut at: Vec<(usize, u32)> = (0..self.trees.len())
+            .filter_map(|t| Some((t, self.trees[t].node_at(prefix)?)))
+            .collect();
         while line.len() < max_depth {
             let mut merged: Vec<ActionStats> = Vec::new();
             for &(t, node) in &at {
@@ -892,7 +980,7 @@ impl<G: Game> Mcts<G> {
     /// Whether the search proved the result at the root: a winning action
     /// for the seat to act, or every action lost (in any tree).
     pub fn root_solved(&self) -> bool {
-        self.trees.iter().any(Tree::root_solved)
+        self.trees.iter().any(|tree| tree.solved_at(&[]))
     }
 
     /// The most visited action at the root (the better value, then the

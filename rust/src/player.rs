@@ -83,21 +83,32 @@ pub struct MoveStats<M> {
     pub proven: Option<bool>,
 }
 
-/// What one call of [`MctsPlayer::analyse`] found: the best moves, most
-/// visited first.
+/// What one call of [`MctsPlayer::analyse`] found: the move the player
+/// would play, then the other moves, most visited first.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Analysis<M> {
-    /// The best moves, most visited first.
+    /// The move [`MctsPlayer::choose`] plays with the same budget and
+    /// trees, then the other whole moves the search went through, most
+    /// visited first; none if the search was stopped before it went
+    /// through the move it would play.
     pub moves: Vec<MoveStats<M>>,
-    /// The principal variation: the whole moves of the line the search
-    /// would play from here, for both players in turn, as far as its trees
-    /// go (a last turn the trees do not complete is left out).
+    /// The principal variation: the move played, then the whole moves of
+    /// the line the search would play from there, for both players in
+    /// turn, as far as its trees go (a last turn the trees do not complete
+    /// is left out).
     pub principal_variation: Vec<M>,
     /// The iterations that went through the position so far (those of
     /// earlier searches that were reused included).
     pub visits: u64,
-    /// What the search of this call did.
-    pub search: SearchInfo,
+    /// The searches of this call, one per decision of the turn.
+    pub searches: Vec<SearchInfo>,
+}
+
+impl<M> Analysis<M> {
+    /// The iterations of all the searches of this call.
+    pub fn iterations(&self) -> u64 {
+        self.searches.iter().map(|s| s.iterations).sum()
+    }
 }
 
 /// The most decisions of a principal variation: deeper lines are a few
@@ -124,6 +135,44 @@ fn moves_of_line<G: Turns>(state: G, actions: &[Action]) -> Vec<G::Move> {
         }
     }
     moves
+}
+
+/// Searches the decisions of the turn of `state` (the root of `search`)
+/// one after the other, within `budget` in all, or until `stop` is raised:
+/// each decision that may be followed by another gets half of what is
+/// left, the last one all of it, and the search of each goes through the
+/// decisions taken before it. Returns the decisions taken (the most
+/// visited, the first legal one where nothing was visited) and the
+/// searches. The trees stay rooted at `state`.
+fn search_turn<G: Turns>(
+    search: &mut Mcts<G>,
+    state: G,
+    budget: Budget,
+    stop: &AtomicBool,
+) -> (Vec<Action>, Vec<SearchInfo>) {
+    let mut left = 1.0;
+    let mut actions = Vec::new();
+    let mut searches = Vec::new();
+    let mut current = state;
+    loop {
+        let share = if current.ends_turn() {
+            left
+        } else {
+            left / 2.0
+        };
+        left -= share;
+        let info = search.search_from(&actions, budget.scaled(share), stop);
+        let action = info.best_action.unwrap_or_else(|| {
+            // A budget too small to visit any child: the first action.
+            current.legal_actions().nth(0).expect("a legal action")
+        });
+        searches.push(info);
+        actions.push(action);
+        current.apply(action);
+        if current.starts_turn() {
+            return (actions, searches);
+        }
+    }
 }
 
 /// The Monte Carlo tree search player: searches each decision of a turn and
@@ -172,31 +221,9 @@ impl<G: Turns> MctsPlayer<G> {
         }
         let reused = self.set_root(&state);
         let search = self.search.as_mut().expect("set_root made one");
-        let mut left = 1.0;
-        let mut actions = Vec::new();
-        let mut searches = Vec::new();
-        loop {
-            let share = if search.root().ends_turn() {
-                left
-            } else {
-                left / 2.0
-            };
-            left -= share;
-            let info = search.search_until(budget.scaled(share), stop);
-            let action = info.best_action.unwrap_or_else(|| {
-                // A budget too small to visit any child: the first action.
-                search
-                    .root()
-                    .legal_actions()
-                    .nth(0)
-                    .expect("a legal action")
-            });
-            searches.push(info);
-            actions.push(action);
+        let (actions, searches) = search_turn(search, state, budget, stop);
+        for &action in &actions {
             search.advance(action);
-            if search.root().starts_turn() {
-                break;
-            }
         }
         Some(TurnInfo {
             chosen: state
@@ -208,10 +235,11 @@ impl<G: Turns> MctsPlayer<G> {
     }
 
     /// Searches the turn of `state` (at the start of a turn) within
-    /// `budget`, or until `stop` is raised, without playing: the `top` most
-    /// visited whole moves. The trees stay rooted at `state`, so a
-    /// [`MctsPlayer::choose`] of the same position reuses the statistics.
-    /// `None` at the end of the game.
+    /// `budget`, or until `stop` is raised, as [`MctsPlayer::choose`] does,
+    /// without playing: the move `choose` would play, then the most
+    /// visited other whole moves, `top` in all. The trees stay rooted at
+    /// `state`, so a [`MctsPlayer::choose`] of the same position reuses the
+    /// statistics. `None` at the end of the game.
     pub fn analyse(
         &mut self,
         state: G,
@@ -224,12 +252,24 @@ impl<G: Turns> MctsPlayer<G> {
         }
         self.set_root(&state);
         let search = self.search.as_mut().expect("set_root made one");
-        let info = search.search_until(budget, stop);
-        let lines = search.lines(G::TURN_DECISIONS, G::starts_turn);
-        let principal_variation = moves_of_line(state, &search.principal_variation(PV_DECISIONS));
+        let (played, searches) = search_turn(search, state, budget, stop);
+        let mut lines = search.lines(G::TURN_DECISIONS, G::starts_turn);
+        // A search stopped before it went through the move it would play
+        // (by the clock or the stop flag) knows no move to recommend.
+        let (first, line) =
+            if let Some(index) = lines.iter().position(|line| line.actions == played) {
+                let mut line = played;
+                let rest = PV_DECISIONS.saturating_sub(line.len());
+                line.extend(search.principal_variation_from(&line, rest));
+                (Some(lines.remove(index)), line)
+            } else {
+                lines.clear();
+                (None, Vec::new())
+            };
         Some(Analysis {
-            moves: lines
+            moves: first
                 .into_iter()
+                .chain(lines)
                 .take(top)
                 .filter_map(|line| {
                     Some(MoveStats {
@@ -240,9 +280,9 @@ impl<G: Turns> MctsPlayer<G> {
                     })
                 })
                 .collect(),
-            principal_variation,
+            principal_variation: moves_of_line(state, &line),
             visits: search.root_visits(),
-            search: info,
+            searches,
         })
     }
 

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 from veletas import games
+from veletas.bots import MctsBot, StopFlag
 
 from .conftest import wait_until
 
@@ -113,6 +114,21 @@ def test_the_limit_is_an_option_of_the_server(make_client: Any) -> None:
         make_client(eval_seconds=0)
 
 
+@pytest.fixture
+def stopped_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every analysis ends before its first iteration, as one whose clock
+    runs out at once does."""
+    analyse = MctsBot.analyse
+
+    def at_once(self: MctsBot, board: Any, *, top: int = 5, stop: Any = None) -> Any:
+        raised = StopFlag()
+        raised.set()
+        return analyse(self, board, top=top, stop=raised)
+
+    monkeypatch.setattr(MctsBot, "analyse", at_once)
+
+
+@pytest.mark.usefixtures("stopped_at_once")
 def test_an_evaluation_too_short_to_try_a_move_answers_one_half(make_client: Any) -> None:
     client = make_client(max_games=5, bot_workers=1, eval_seconds=1e-6)
     state = new_game(client, position="7/2x4/7/1s5/7/o1s2s1/7 b play 3", iterations=20)
@@ -120,6 +136,7 @@ def test_an_evaluation_too_short_to_try_a_move_answers_one_half(make_client: Any
     assert found["first"] == 0.5
 
 
+@pytest.mark.usefixtures("stopped_at_once")
 def test_a_hint_too_short_to_try_a_move_lists_none(make_client: Any) -> None:
     client = make_client(max_games=5, bot_workers=1)
     state = new_game(client, position="7/2x4/7/1s5/7/o1s2s1/7 b play 3", iterations=1)

@@ -90,6 +90,7 @@ pub fn analyse<G: Turns>(
     let (budget, stop) = budget_and_stop(iterations, seconds, stop)?;
     let analysis = py.detach(|| player.analyse(state, budget, &stop, top));
     Ok(analysis.map(|analysis| {
+        let iterations = analysis.iterations();
         let moves = analysis
             .moves
             .into_iter()
@@ -100,7 +101,7 @@ pub fn analyse<G: Turns>(
             .iter()
             .map(ToString::to_string)
             .collect();
-        (moves, analysis.visits, analysis.search.iterations, line)
+        (moves, analysis.visits, iterations, line)
     }))
 }
 

@@ -156,6 +156,8 @@ mod tests {
 
     use super::*;
     use crate::game::Game;
+    use crate::mcts::Algorithm;
+    use crate::player::MctsPlayer;
     use crate::veletas::{Lines, Rules, SetupRule, Variant};
 
     fn config(seed: u64) -> Config {
@@ -266,7 +268,8 @@ mod tests {
             .unwrap();
         assert_eq!(analysis.moves.len(), 5);
         assert_eq!(analysis.visits, 4000);
-        for pair in analysis.moves.windows(2) {
+        // The move played first, then the others by visits.
+        for pair in analysis.moves[1..].windows(2) {
             assert!(pair[0].visits >= pair[1].visits);
         }
         for stats in &analysis.moves {
@@ -307,6 +310,38 @@ mod tests {
             player.analyse(DecisionState::new(over), Budget::iterations(10), &never, 3),
             None
         );
+    }
+
+    #[test]
+    fn the_analysis_starts_with_the_move_choose_plays() {
+        // Whole moves ranked by visits once disagreed with the move played
+        // decision by decision (here at seed 1: f2-f7/c4 played, c2-c4/c5
+        // ranked first).
+        for (fen, seed, iterations) in [
+            ("7/2x4/7/1s5/7/o1s2s1/7 b play 3", 1, 30_000),
+            ("7/2x4/7/1s5/7/o1s2s1/7 b play 3", 2, 3_000),
+            ("s4/2s2/1xsoo/5/5 w play 3", 3, 2_000),
+        ] {
+            let pos = Position::from_fen(fen, SetupRule::Perimeter, Lines::ShootersPass).unwrap();
+            let budget = Budget::iterations(iterations);
+            let never = AtomicBool::new(false);
+            for algorithm in [Algorithm::Solver, Algorithm::Uct] {
+                let config = Config {
+                    algorithm,
+                    ..config(seed)
+                };
+                let analysis = MctsPlayer::new(config)
+                    .analyse(DecisionState::new(pos), budget, &never, 40)
+                    .unwrap();
+                let played = MctsPlayer::new(config)
+                    .choose(DecisionState::new(pos), budget)
+                    .unwrap()
+                    .chosen;
+                assert_eq!(analysis.moves[0].chosen, played, "{fen} seed {seed}");
+                assert_eq!(analysis.principal_variation[0], played);
+                assert_eq!(analysis.iterations(), iterations);
+            }
+        }
     }
 
     #[test]
