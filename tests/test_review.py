@@ -282,8 +282,11 @@ def test_the_page_is_self_contained_and_never_overwrites_a_foreign_file(
     # No script, no stylesheet or picture from elsewhere.
     assert "<script" not in page
     assert not re.search(r'(src|href)="(https?:)?//', page)
-    # Its own page is written again; another file is kept unless --force.
-    assert main(["review", str(path), "--iterations", "10", "--out", str(out)]) == 0
+    # An existing file is kept unless --force, the review's own page too.
+    capsys.readouterr()
+    assert main(["review", str(path), "--iterations", "10", "--out", str(out)]) == 2
+    assert f"{out} exists: add --force" in capsys.readouterr().err
+    assert main(["review", str(path), "--iterations", "10", "--out", str(out), "--force"]) == 0
     foreign = tmp_path / "notes.html"
     foreign.write_text("my notes")
     capsys.readouterr()
@@ -294,6 +297,17 @@ def test_the_page_is_self_contained_and_never_overwrites_a_foreign_file(
     assert foreign.read_text() == "my notes"
     assert main(["review", str(path), "--iterations", "10", "--out", str(foreign), "--force"]) == 0
     assert GENERATOR in foreign.read_text()
+
+
+def test_review_out_refuses_a_parquet_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "game.txt"
+    path.write_text(str(records.GameRecord.from_moves(veletas.Rules(size=7, shooters=3), ["*c3"])))
+    out = tmp_path / "review.parquet"
+    assert main(["review", str(path), "--iterations", "10", "--out", str(out)]) == 2
+    assert "name the file .html" in capsys.readouterr().err
+    assert not out.exists()
 
 
 def test_write_page_refuses_a_foreign_file(tmp_path: Path) -> None:

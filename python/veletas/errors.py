@@ -94,5 +94,5 @@ class DatasetError(VeletasError):
 
 class OutputFileError(VeletasError):
     """A file in the way of one that a command writes (a review page): it
-    exists and the command did not write it, so it is kept unless the
-    caller says to overwrite it. The message names the file."""
+    exists, so it is kept unless the caller says to replace it, or its name
+    says another kind of file. The message names the file."""

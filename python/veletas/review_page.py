@@ -215,8 +215,8 @@ def _mistake_pictures(review: Review) -> list[str]:
 def write_page(review: Review, path: str | os.PathLike[str], *, force: bool = False) -> Path:
     """Write :func:`page` to ``path``, atomically.
 
-    :raises OutputFileError: if ``path`` holds a file this module did not
-        write and ``force`` is not given (nothing is changed).
+    :raises OutputFileError: if ``path`` exists and ``force`` is not given,
+        or names a Parquet file (nothing is changed).
     """
     target = check_target(path, force=force)
     temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
@@ -226,26 +226,18 @@ def write_page(review: Review, path: str | os.PathLike[str], *, force: bool = Fa
 
 
 def check_target(path: str | os.PathLike[str], *, force: bool = False) -> Path:
-    """``path`` as a :class:`~pathlib.Path`, if :func:`write_page` may write it.
+    """``path`` as a :class:`~pathlib.Path`, if :func:`write_page` may write
+    it: the rule of every command's ``--save``, an existing file kept
+    unless ``force``, a Parquet name refused.
 
     :raises OutputFileError: as :func:`write_page`.
     """
     target = Path(path)
-    if target.exists() and not force and not _ours(target):
+    if target.suffix.lower() in (".parquet", ".pq"):
         raise OutputFileError(
-            f"{target} exists and is not a page that veletas review wrote: "
-            "add --force to overwrite it (it was left as it is)"
+            f"cannot write {target}: a review is an HTML page, and a Parquet name says "
+            "dataset; name the file .html"
         )
+    if (target.exists() or target.is_symlink()) and not force:
+        raise OutputFileError(f"{target} exists: add --force to replace it (it was left as it is)")
     return target
-
-
-def _ours(path: Path) -> bool:
-    """Whether ``path`` is a page :func:`write_page` wrote."""
-    if not path.is_file() or path.is_symlink():
-        return False
-    try:
-        with path.open(encoding="utf-8") as file:
-            head = file.read(4096)
-    except (OSError, UnicodeDecodeError):
-        return False
-    return f'<meta name="generator" content="{GENERATOR}">' in head

@@ -71,7 +71,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--force",
         action="store_true",
-        help="overwrite --out HTML even if it is not a page that veletas review wrote",
+        help="replace an existing --out HTML",
     )
     add_search(parser, DEFAULT_SECONDS)
     parser.set_defaults(handler=run)
