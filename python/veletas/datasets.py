@@ -381,26 +381,36 @@ def is_dataset(path: str | os.PathLike[str]) -> bool:
     return _is_parquet(path)
 
 
-def read_game(path: str | os.PathLike[str], index: int) -> GameRecord:
+def read_game(
+    path: str | os.PathLike[str] | bytes, index: int, *, name: str | None = None
+) -> GameRecord:
     """Game ``index`` (from 0, in the file's order) of a recorded Parquet
     dataset as a game record: only the row group that holds it is read, and
     checked as :func:`read_playouts` checks a file.
+
+    ``path`` may also be the file's bytes (a file sent to ``veletas
+    serve``, say); ``name`` then names it in messages.
 
     :raises IndexError: if the file holds ``index`` games or fewer, saying
         how many (``PATH holds N game(s), not K``, counting from 1 as people do).
     :raises DatasetError: for a file that is not a dataset, or one without
         moves.
     """
+    pa = require_pyarrow()
+    if isinstance(path, bytes):
+        shown = name or "the file"
+        source: Any = pa.BufferReader(path)
+    else:
+        shown = os.fspath(path)
+        source = path
     if index < 0:
-        raise IndexError(f"game {index} is not in {os.fspath(path)}: games count from 0")
-    pq = require_pyarrow().parquet
-    with reading(path):
-        file = pq.ParquetFile(path, **_READ_OPTIONS)
+        raise IndexError(f"game {index} is not in {shown}: games count from 0")
+    with reading(shown):
+        file = pa.parquet.ParquetFile(source, **_READ_OPTIONS)
         meta = _metadata_of(file.schema_arrow)
         if not meta.get("moves"):
             raise DatasetError(
-                f"{os.fspath(path)} holds no moves (a run without record=True): its games "
-                "cannot be replayed"
+                f"{shown} holds no moves (a run without record=True): its games cannot be replayed"
             )
         first = 0
         for group in range(file.num_row_groups):
@@ -410,7 +420,7 @@ def read_game(path: str | os.PathLike[str], index: int) -> GameRecord:
                 record: GameRecord = games.record(index - first)
                 return record
             first += rows
-    raise IndexError(f"{os.fspath(path)} holds {first} game(s), not {index + 1}")
+    raise IndexError(f"{shown} holds {first} game(s), not {index + 1}")
 
 
 def iter_playouts(path: str | os.PathLike[str], *, moves: bool = True) -> Iterator[Playouts]:

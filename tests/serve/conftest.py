@@ -153,7 +153,7 @@ class Ui:
         refusal = re.match(
             r"Failed to load resource: the server responded with a status of 4", text
         )
-        if message.type == "error" and refusal and "/api/games" in url:
+        if message.type == "error" and refusal and ("/api/games" in url or "/api/records" in url):
             self.refusals.append(f"{text} ({url})")
         else:
             self.errors.append(f"console {message.type}: {text} ({url})")

@@ -456,6 +456,37 @@ def test_loading_a_position_and_a_record(ui: Ui) -> None:
     assert move_texts(ui)[:9] == [str(m) for m in board.move_stack]
 
 
+def test_starting_from_a_game_of_a_parquet_dataset(ui: Ui, tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow", reason="Parquet datasets need pyarrow (the data extra)")
+    games_run = veletas.meridians.playouts(5, size="5-6", seed=2, record=True)
+    dataset = tmp_path / "games.parquet"
+    games_run.to_parquet(dataset)
+    ui.open("?variant=small&seconds=0.02")
+    ui.page.click("#new-game")
+    ui.page.fill("#load-number", "4")
+    ui.page.set_input_files("#load-file", str(dataset))
+    ui.page.wait_for_function("() => document.getElementById('load-text').value !== ''")
+    # The form turns to the record's game; the note says which game it is.
+    assert ui.page.input_value("#game") == "meridians"
+    assert ui.page.inner_text("#load-note") == "game 4 of 5 in games.parquet"
+    assert ui.page.input_value("#load-text") == str(games_run.record(3))
+    ui.page.select_option("#seat", "watch")
+    ui.page.click("#start")
+    ui.page.wait_for_url("**/?id=*")
+    plies = len(games_run.record(3).moves)
+    ui.page.wait_for_selector(f'#moves [data-ply="{plies}"]')
+    assert api_state(ui)["view"]["fen"] == games_run.board(3).fen()
+    # A game past the file's end is refused in the form, naming the file.
+    ui.expect_refusals(1)
+    ui.page.click("#new-game")
+    ui.page.fill("#load-number", "9")
+    ui.page.set_input_files("#load-file", str(dataset))
+    ui.page.wait_for_function(
+        "() => document.getElementById('new-message').textContent.includes('holds 5 game(s)')"
+    )
+    assert ui.page.input_value("#load-text") == ""
+
+
 def test_an_expired_game_id_starts_a_new_game_with_its_options(ui: Ui) -> None:
     ui.expect_refusals(1)  # the 404 of the unknown id
     ui.open("?id=gone&variant=small&seconds=0.05")

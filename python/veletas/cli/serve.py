@@ -13,7 +13,7 @@ from typing import Any
 
 from veletas._checks import ascii_float, ascii_int
 from veletas.cli import options
-from veletas.serve.limits import EVAL_SECONDS, ConnectionLimits
+from veletas.serve.limits import EVAL_SECONDS, MAX_UPLOAD, ConnectionLimits
 
 SERVE_EXTRA = (
     "from a clone of veletas, pip install '.[serve]'; with a wheel, "
@@ -85,6 +85,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=ConnectionLimits.request_seconds,
         help="the time a client has to send a request's headers, then its body; a slower "
         f"one is closed (default {ConnectionLimits.request_seconds:g})",
+    )
+    limits.add_argument(
+        "--max-upload",
+        type=options.positive,
+        default=MAX_UPLOAD,
+        metavar="BYTES",
+        help="the largest file the page may send to start a game from (a file of game "
+        f"records or a Parquet dataset; default {MAX_UPLOAD})",
     )
     limits.add_argument(
         "--eval-seconds",
@@ -185,6 +193,7 @@ def run(args: argparse.Namespace) -> int:
         "max_seconds": args.max_seconds,
         "max_iterations": args.max_iterations,
         "eval_seconds": args.eval_seconds,
+        "max_upload": args.max_upload,
         "allowed_hosts": tuple(args.allow_host),
     }
     if args.bot_workers is not None:

@@ -22,6 +22,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
@@ -37,6 +38,7 @@ from veletas import games as registry
 from veletas.errors import VeletasError
 from veletas.serve.limits import ConnectionLimits, quiet_accept_errors
 from veletas.serve.sessions import WATCH, ApiError, Session, Sessions, Settings, error_message
+from veletas.serve.uploads import file_name, game_number, record_from_file
 
 __all__ = ["create_app"]
 
@@ -155,10 +157,7 @@ async def _body(request: Request, limit: int, seconds: float) -> dict[str, Any]:
     :raises ApiError: for a body over ``limit`` bytes, one not sent within
         ``seconds``, or one that is not a JSON object.
     """
-    try:
-        raw = await asyncio.wait_for(_raw_body(request, limit), seconds)
-    except asyncio.TimeoutError:  # TimeoutError itself only from Python 3.11
-        raise ApiError(408, f"the request body did not arrive within {seconds:g} s") from None
+    raw = await _timely_body(request, limit, seconds)
     if not raw.strip():
         return {}
     try:
@@ -170,6 +169,18 @@ async def _body(request: Request, limit: int, seconds: float) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise ApiError(400, f"the request body must be a JSON object, not {type(body).__name__}")
     return body
+
+
+async def _timely_body(request: Request, limit: int, seconds: float) -> bytes:
+    """The bytes of a request's body.
+
+    :raises ApiError: for a body over ``limit`` bytes, or one not sent
+        within ``seconds``.
+    """
+    try:
+        return await asyncio.wait_for(_raw_body(request, limit), seconds)
+    except asyncio.TimeoutError:  # TimeoutError itself only from Python 3.11
+        raise ApiError(408, f"the request body did not arrive within {seconds:g} s") from None
 
 
 async def _raw_body(request: Request, limit: int) -> bytes:
@@ -220,17 +231,22 @@ def create_app(
     limits = limits or ConnectionLimits(max_message=settings.max_body)
     sessions = Sessions(settings)
 
-    def api(handler: Callable[[Request, dict[str, Any]], Awaitable[Any]]) -> Handler:
-        """An endpoint: reads the body of a POST, answers JSON, and turns
-        refusals into 4xx answers with a message."""
+    def api(
+        handler: Callable[[Request, dict[str, Any]], Awaitable[Any]], *, upload: bool = False
+    ) -> Handler:
+        """An endpoint: reads the body of a POST (a JSON object, or with
+        ``upload`` a file's bytes as ``{"data": bytes}``), answers JSON, and
+        turns refusals into 4xx answers with a message."""
 
         async def endpoint(request: Request) -> Response:
             try:
-                body = (
-                    await _body(request, settings.max_body, limits.request_seconds)
-                    if request.method == "POST"
-                    else {}
-                )
+                if request.method != "POST":
+                    body: dict[str, Any] = {}
+                elif upload:
+                    data = await _timely_body(request, settings.max_upload, limits.request_seconds)
+                    body = {"data": data}
+                else:
+                    body = await _body(request, settings.max_body, limits.request_seconds)
                 result = await handler(request, body)
             except ApiError as error:
                 # A body that did not arrive whole leaves nothing to read next.
@@ -289,6 +305,7 @@ def create_app(
                 "default_seconds": settings.default_seconds,
                 "eval_seconds": settings.eval_seconds,
                 "max_body": settings.max_body,
+                "max_upload": settings.max_upload,
                 "max_connections": limits.max_connections,
                 "max_client_connections": limits.max_client_connections,
                 "request_seconds": limits.request_seconds,
@@ -300,6 +317,11 @@ def create_app(
         client = request.client.host if request.client is not None else ""
         session = await sessions.create(body, client)
         return JSONResponse(session.state(flipped=flipped(request, body)), status_code=201)
+
+    async def record_file(request: Request, body: dict[str, Any]) -> Any:
+        number = game_number(request.query_params.get("number"))
+        name = file_name(request.query_params.get("name"))
+        return await anyio.to_thread.run_sync(record_from_file, body["data"], number, name)
 
     async def show(request: Request, body: dict[str, Any]) -> Any:
         ply = _ply(request.query_params.get("ply"))
@@ -433,6 +455,7 @@ def create_app(
     game_routes = [
         Route("/api/info", api(info), methods=["GET"]),
         Route("/api/games", api(create), methods=["POST"]),
+        Route("/api/records", api(record_file, upload=True), methods=["POST"]),
         Route("/api/games/{game_id}", api(show), methods=["GET"]),
         Route("/api/games/{game_id}", api(delete), methods=["DELETE"]),
         Route("/api/games/{game_id}/moves", api(moves), methods=["POST"]),

@@ -20,7 +20,7 @@ import logging
 import time
 from typing import Any
 
-__all__ = ["ConnectionLimits", "quiet_accept_errors", "server_config"]
+__all__ = ["EVAL_SECONDS", "MAX_UPLOAD", "ConnectionLimits", "quiet_accept_errors", "server_config"]
 
 log = logging.getLogger("veletas.serve")
 
@@ -52,6 +52,9 @@ class ConnectionLimits:
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be above 0, not {getattr(self, name)!r}")
 
+
+MAX_UPLOAD = 16 * 1024 * 1024
+"""The largest file the page may send to start a game from, by default."""
 
 EVAL_SECONDS = 0.25
 """The search time of the page's evaluation of one position, by default."""

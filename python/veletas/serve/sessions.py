@@ -36,7 +36,7 @@ from veletas.limits import MIN_SECONDS, check_iterations, check_seconds, check_t
 from veletas.review import EVERY_MOVE, chance_of
 from veletas.review_page import curve
 from veletas.serve.fair import FairShare
-from veletas.serve.limits import EVAL_SECONDS
+from veletas.serve.limits import EVAL_SECONDS, MAX_UPLOAD
 from veletas.serve.protocol import WebGame
 
 __all__ = ["ApiError", "Session", "Sessions", "Settings"]
@@ -78,11 +78,14 @@ class Settings:
     evaluation bar and win-chance curve)."""
     max_body: int = 64 * 1024
     """The largest request body, in bytes."""
+    max_upload: int = MAX_UPLOAD
+    """The largest file the page may send to start from (a file of game
+    records or a Parquet dataset), in bytes."""
     allowed_hosts: tuple[str, ...] = ()
     """Host names accepted besides ``localhost`` and IP addresses."""
 
     def __post_init__(self) -> None:
-        for name in ("max_games", "bot_workers", "max_body"):
+        for name in ("max_games", "bot_workers", "max_body", "max_upload"):
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a whole number of 1 or more, got {value!r}")

@@ -496,6 +496,8 @@ function fillForm(params) {
   $("seconds").value = params.seconds ?? "";
   $("iterations").value = params.iterations ?? "";
   $("load-text").value = "";
+  $("load-file").value = "";
+  $("load-note").textContent = "";
   $("new-message").textContent = "";
 }
 
@@ -600,6 +602,42 @@ async function startNew(event) {
   }
 }
 
+// A game of a file (records or a Parquet dataset) into the text box: the
+// server reads it, since a dataset is binary.
+async function loadFile() {
+  const file = $("load-file").files[0];
+  if (!file) return;
+  const number = $("load-number").value.trim() || "1";
+  const limit = page.info.limits.max_upload;
+  if (file.size > limit) {
+    $("new-message").textContent =
+      `${file.name} is ${file.size} bytes, over this server's limit of ${limit} bytes`;
+    return;
+  }
+  const query = new URLSearchParams({ number, name: file.name });
+  let answer;
+  try {
+    const response = await fetch(`/api/records?${query}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/octet-stream" },
+      body: file,
+    });
+    answer = await response.json();
+    if (!response.ok) throw new ApiError(response.status, answer.error);
+  } catch (error) {
+    $("new-message").textContent = error instanceof ApiError ? error.message : `${file.name} could not be sent (${error.message})`;
+    return;
+  }
+  if ($("game").value !== answer.game) {
+    const params = Object.fromEntries(formParams());
+    $("game").value = answer.game;
+    buildFields(params);
+  }
+  $("load-text").value = answer.record;
+  $("new-message").textContent = "";
+  $("load-note").textContent = `game ${answer.number} of ${answer.games} in ${file.name}`;
+}
+
 function openNewGame() {
   fillForm(page.game ? page.game.params : {});
   $("new-dialog").showModal();
@@ -623,6 +661,8 @@ function bind() {
   $("new-cancel").addEventListener("click", () => $("new-dialog").close());
   $("new-form").addEventListener("submit", startNew);
   $("game").addEventListener("change", () => buildFields({}));
+  $("load-file").addEventListener("change", loadFile);
+  $("load-number").addEventListener("change", loadFile);
   $("undo").addEventListener("click", () => post("undo"));
   $("resign").addEventListener("click", () => {
     if (confirm("Resign this game?")) post("resign");
