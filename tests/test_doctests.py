@@ -44,6 +44,7 @@ MODULES = [
     "veletas.games.veletas.reference.playouts",
     "veletas.meridians",
     "veletas.limits",
+    "veletas.solving",
 ]
 
 

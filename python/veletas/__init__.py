@@ -62,12 +62,13 @@ from veletas import distributed, meridians, records, svg  # noqa: E402  (they us
 from veletas.datasets import read_playouts  # noqa: E402
 from veletas.report import report  # noqa: E402
 
-_NATIVE_ONLY = ("GreedyBot", "MctsBot", "RandomBot", "VectorEnv", "bots", "review")
+_NATIVE_ONLY = ("GreedyBot", "MctsBot", "RandomBot", "VectorEnv", "bots", "review", "solve")
 
 if _native is not None:
     from veletas import bots
     from veletas.bots import GreedyBot, MctsBot, RandomBot
     from veletas.review import review
+    from veletas.solving import solve
     from veletas.vector_env import VectorEnv
 else:
 
@@ -116,5 +117,6 @@ __all__ = [
     "report",
     "review",
     "round_robin",
+    "solve",
     "svg",
 ]

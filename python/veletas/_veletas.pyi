@@ -8,7 +8,7 @@ size. The shared types of :mod:`veletas.games.veletas.types` (``Color``,
 of :mod:`veletas.errors` are the very ones the pure-Python reference uses.
 """
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, final
 
 import numpy as np
@@ -21,6 +21,10 @@ from veletas.games.meridians.types import Phase as MeridiansPhase
 from veletas.games.meridians.types import Rules as MeridiansRules
 from veletas.games.meridians.types import Stones
 from veletas.games.veletas.types import Claims, Color, Outcome, Phase, Piece, Rules
+
+_ProofEntries = list[tuple[str, list[tuple[str, int]]]]
+_Solved = tuple[str, str | None, int, float, int | None, _ProofEntries | None]
+"""What a native solve returns: value, move, nodes, seconds, proof size, proof."""
 
 __all__ = [
     "Board",
@@ -42,9 +46,11 @@ __all__ = [
     "meridians_greedy_move",
     "meridians_playouts",
     "meridians_random_move",
+    "meridians_solve",
     "random_move",
     "run_playouts",
     "set_kernel_backend",
+    "solve",
 ]
 
 __version__: str
@@ -659,6 +665,24 @@ def random_move(
 ) -> str | None:
     """A uniformly random legal move of ``fen`` from stream ``(seed, index)``."""
 
+def solve(
+    fen: str,
+    setup_rule: str,
+    shooters_block: bool,
+    claimed_shooters_block: bool,
+    swapped: bool,
+    *,
+    memory: int,
+    max_proof: int,
+    seconds: float | None = None,
+    max_nodes: int | None = None,
+    proof: bool = False,
+    stop: StopFlag | None = None,
+    progress: Callable[[int, float, int], object] | None = None,
+) -> _Solved:
+    """Solves ``fen`` exactly without the GIL: ``(value, move, nodes,
+    seconds, proof_size, proof)`` (see ``veletas.solve``)."""
+
 def greedy_move(
     fen: str,
     setup_rule: str,
@@ -956,6 +980,19 @@ class MeridiansVectorEnv:
 
 def meridians_random_move(fen: str, pie: bool, seed: int, index: int) -> str | None: ...
 def meridians_greedy_move(fen: str, pie: bool, seed: int, index: int) -> str | None: ...
+def meridians_solve(
+    fen: str,
+    pie: bool,
+    swapped: bool,
+    *,
+    memory: int,
+    max_proof: int,
+    seconds: float | None = None,
+    max_nodes: int | None = None,
+    proof: bool = False,
+    stop: StopFlag | None = None,
+    progress: Callable[[int, float, int], object] | None = None,
+) -> _Solved: ...
 def meridians_playouts(
     fen: str,
     *,

@@ -17,6 +17,7 @@ __all__ = [
     "KernelError",
     "LimitError",
     "OutputFileError",
+    "ProofError",
     "VeletasError",
 ]
 
@@ -96,3 +97,9 @@ class OutputFileError(VeletasError):
     """A file in the way of one that a command writes (a review page): it
     exists, so it is kept unless the caller says to replace it, or its name
     says another kind of file. The message names the file."""
+
+
+class ProofError(VeletasError):
+    """A proof of a win (:class:`veletas.solving.Proof`) that does not hold
+    on the board it is checked on, or that is not a proof's shape: the
+    message names the line of moves where it first fails."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 from typing import Any
 
 import numpy as np
@@ -26,17 +27,24 @@ __all__ = [
     "MAX_ENVS",
     "MAX_GAMES",
     "MAX_ITERATIONS",
+    "MAX_PROOF_POSITIONS",
     "MAX_RECORDED_GAMES",
     "MAX_SECONDS",
+    "MAX_SOLVE_NODES",
     "MAX_THREADS",
     "MAX_TREE_NODES",
     "MIN_SECONDS",
+    "MIN_SOLVER_MEMORY",
+    "SOLVER_MEMORY",
     "check_envs",
     "check_games",
     "check_iterations",
     "check_seconds",
+    "check_solve_nodes",
+    "check_solver_memory",
     "check_threads",
     "check_tree_nodes",
+    "max_solver_memory",
 ]
 
 MAX_THREADS = 256
@@ -78,6 +86,61 @@ million a second, about as long as :data:`MAX_SECONDS`."""
 MAX_TREE_NODES = 1 << 31
 """The most nodes of one search tree (``max_nodes``): 24 bytes each, 48 GiB
 at this limit; the tree numbers its nodes in 32 bits."""
+
+
+SOLVER_MEMORY = 256 << 20
+"""The memory of an exact solver's table by default, in bytes (256 MiB)."""
+
+MIN_SOLVER_MEMORY = 1 << 20
+"""The least memory of an exact solver's table, in bytes (1 MiB)."""
+
+MAX_SOLVE_NODES = 1 << 62
+"""The most nodes one exact solve may be asked to search."""
+
+MAX_PROOF_POSITIONS = 1_000_000
+"""The most positions of a proof an exact solve builds; a bigger proof is
+not built (its size is then unknown) and the value stands alone."""
+
+
+def _physical_memory() -> int | None:
+    """The machine's memory in bytes, where the system says."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def max_solver_memory() -> int:
+    """The most memory of an exact solver's table, in bytes: half the
+    machine's (1 TiB where the system does not say)."""
+    physical = _physical_memory()
+    return physical // 2 if physical else 1 << 40
+
+
+def check_solver_memory(memory: object, name: str = "memory") -> int:
+    """``memory`` (bytes) as an int of :data:`MIN_SOLVER_MEMORY` up to
+    :func:`max_solver_memory`, so that the table can always be allocated.
+
+    :raises TypeError: for a value that is not an int.
+    :raises LimitError: for one outside that range.
+    """
+    value = integer(name, memory)
+    limit = max_solver_memory()
+    if not MIN_SOLVER_MEMORY <= value <= limit:
+        raise LimitError(
+            f"{name} must be {MIN_SOLVER_MEMORY:,} to {limit:,} bytes (half of this "
+            f"machine's memory), not {value!r}"
+        )
+    return value
+
+
+def check_solve_nodes(max_nodes: object, name: str = "max_nodes") -> int:
+    """``max_nodes`` as an int of 1 .. :data:`MAX_SOLVE_NODES`.
+
+    :raises TypeError: for a value that is not an int.
+    :raises LimitError: for one outside that range.
+    """
+    return _counted(name, max_nodes, MAX_SOLVE_NODES)
 
 
 def check_seconds(seconds: object, name: str = "seconds") -> float:

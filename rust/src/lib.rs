@@ -29,6 +29,7 @@ pub mod meridians;
 mod planes;
 pub mod player;
 pub mod playout;
+pub mod proof;
 mod quote;
 pub mod rng;
 pub mod solver;

@@ -138,29 +138,59 @@ struct Entry<G> {
 }
 
 /// The transposition table: buckets of [`WAYS`] entries, the whole state in
-/// each.
+/// each. It starts small and doubles when a bucket overflows, up to the
+/// memory it was given, so that a small solve does not pay for a big table.
 struct Table<G> {
     slots: Vec<Option<Entry<G>>>,
     mask: usize,
     len: usize,
+    /// The most buckets the memory allows.
+    max_buckets: usize,
 }
 
 const WAYS: usize = 4;
+
+/// The buckets a table starts with (or all it may have, if fewer).
+const FIRST_BUCKETS: usize = 1 << 12;
 
 impl<G: Solvable> Table<G> {
     fn new(bytes: usize) -> Table<G> {
         let entry = std::mem::size_of::<Option<Entry<G>>>().max(1);
         let buckets = (bytes / entry / WAYS).max(1);
         // A power of two, so a hash's low bits pick the bucket.
-        let buckets = if buckets.is_power_of_two() {
+        let max_buckets = if buckets.is_power_of_two() {
             buckets
         } else {
             buckets.next_power_of_two() / 2
         };
+        let buckets = max_buckets.min(FIRST_BUCKETS);
         Table {
             slots: vec![None; buckets * WAYS],
             mask: buckets - 1,
             len: 0,
+            max_buckets,
+        }
+    }
+
+    /// The memory the table may grow to, in bytes.
+    fn capacity_bytes(&self) -> usize {
+        self.max_buckets * WAYS * std::mem::size_of::<Option<Entry<G>>>()
+    }
+
+    /// Doubles the buckets, the entries moved to theirs.
+    fn grow(&mut self) {
+        let buckets = (self.mask + 1) * 2;
+        let old = std::mem::replace(&mut self.slots, vec![None; buckets * WAYS]);
+        self.mask = buckets - 1;
+        self.len = 0;
+        for entry in old.into_iter().flatten() {
+            self.put(
+                &entry.state,
+                entry.state.solver_hash(),
+                entry.pn,
+                entry.dn,
+                entry.work,
+            );
         }
     }
 
@@ -179,6 +209,18 @@ impl<G: Solvable> Table<G> {
     }
 
     fn put(&mut self, state: &G, hash: u64, pn: u32, dn: u32, work: u64) {
+        // A full bucket doubles the table while the memory allows, so that
+        // nothing is evicted before the table has its whole size.
+        while self.mask + 1 < self.max_buckets {
+            let start = self.bucket(hash);
+            let full = self.slots[start..start + WAYS]
+                .iter()
+                .all(|slot| slot.as_ref().is_some_and(|e| e.state != *state));
+            if !full {
+                break;
+            }
+            self.grow();
+        }
         let start = self.bucket(hash);
         let bucket = &mut self.slots[start..start + WAYS];
         let mut victim = 0;
@@ -295,8 +337,7 @@ impl<G: Solvable> Solver<G> {
     fn reset(&mut self, prover: usize, limits: &Limits) {
         if prover != self.prover {
             // The table's numbers are for the old prover.
-            self.table =
-                Table::new(self.table.slots.len() * std::mem::size_of::<Option<Entry<G>>>());
+            self.table = Table::new(self.table.capacity_bytes());
         }
         self.prover = prover;
         self.nodes = 0;
@@ -716,6 +757,52 @@ mod tests {
             let state = near_end(&start, seed, 2);
             agrees(&state, if seed % 2 == 0 { 1 << 20 } else { 4096 });
         }
+    }
+
+    #[test]
+    fn the_table_starts_small_and_grows_to_its_memory() {
+        use crate::veletas::{DecisionState, Position, Rules};
+        let rules = Rules::new(
+            5,
+            3,
+            crate::veletas::SetupRule::Perimeter,
+            crate::veletas::Lines::ShootersPass,
+        )
+        .unwrap();
+        let mut table = Table::<DecisionState>::new(1 << 30);
+        assert_eq!(table.slots.len(), FIRST_BUCKETS * WAYS);
+        let max_slots = table.max_buckets * WAYS;
+        assert!(table.capacity_bytes() <= 1 << 30 && table.capacity_bytes() > 1 << 29);
+        // Distinct states: the positions along random games.
+        let mut rng = Rng::for_game(5, 0);
+        let mut stored = Vec::new();
+        while stored.len() < 3 * FIRST_BUCKETS * WAYS {
+            let mut state = DecisionState::new(Position::new(rules));
+            while let Some(action) = crate::game::random_action(&state, &mut rng) {
+                Game::apply(&mut state, action);
+                let pn = stored.len() as u32;
+                table.put(&state, state.solver_hash(), pn + 1, 7, 1);
+                stored.push((state, pn + 1));
+            }
+        }
+        assert!(table.slots.len() > FIRST_BUCKETS * WAYS && table.slots.len() <= max_slots);
+        // Growing lost nothing: every state holds its latest numbers.
+        let mut latest = HashMap::new();
+        for (state, pn) in &stored {
+            latest.insert(*state, *pn);
+        }
+        let mut found = 0;
+        for (state, pn) in &latest {
+            if let Some(numbers) = table.get(state, state.solver_hash()) {
+                assert_eq!(numbers, (*pn, 7));
+                found += 1;
+            }
+        }
+        assert_eq!(found, table.len);
+        assert_eq!(found, latest.len());
+        // A small memory is all there is from the start.
+        let small = Table::<DecisionState>::new(4096);
+        assert_eq!(small.slots.len(), small.max_buckets * WAYS);
     }
 
     #[test]

@@ -25,6 +25,7 @@ COMMANDS = [
     "replay",
     "review",
     "analyse",
+    "solve",
     "show",
     "perft",
     "serve",

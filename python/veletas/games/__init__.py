@@ -83,6 +83,12 @@ class OptionsRoom(Protocol):
         position string."""
         ...
 
+    def fen_kwargs(self, rules: Any) -> dict[str, Any]:
+        """The keyword arguments that, with a position string, make a
+        ``Board`` of ``rules`` on either engine (those the position string
+        does not carry)."""
+        ...
+
 
 class PlayoutsRoom(Protocol):
     """``veletas.games.<name>.playouts``: batch random games of the game."""
@@ -288,6 +294,9 @@ class BotsRoom(Protocol):
     """``greedy_move(fen, *options, seed, moves)``: the one-ply bot's move."""
     mcts_player: Callable[..., Any]
     """The native search player's class."""
+    solve: Callable[..., Any]
+    """``solve(fen, *options, swapped, *, memory, max_proof, ...)``: the
+    native exact solver (:func:`veletas.solving.solve`)."""
     move_type: Callable[[], Any]
     """The native ``Move`` class."""
 

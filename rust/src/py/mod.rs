@@ -12,6 +12,7 @@ mod bots;
 mod errors;
 mod kernel;
 mod meridians;
+mod solve;
 mod stop;
 mod vector;
 mod veletas;

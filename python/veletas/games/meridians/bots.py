@@ -6,12 +6,14 @@ from typing import Any
 
 from veletas import _veletas
 
-__all__ = ["greedy_move", "mcts_player", "move_type", "random_move"]
+__all__ = ["greedy_move", "mcts_player", "move_type", "random_move", "solve"]
 
 random_move = _veletas.meridians_random_move
 """A uniformly random legal move of a position string."""
 greedy_move = _veletas.meridians_greedy_move
 """The one-ply bot's move: the most own stones net of the opponent's."""
+solve = _veletas.meridians_solve
+"""The native exact solver (:func:`veletas.solving.solve`)."""
 mcts_player = _veletas.MeridiansMctsPlayer
 """The native search."""
 

@@ -10,7 +10,7 @@ from typing import Any
 from veletas.games.meridians.types import SIZES
 from veletas.rules_options import RuleOption
 
-__all__ = ["FEN_TELLS", "QUICK", "RULES", "board_kwargs", "engine_options"]
+__all__ = ["FEN_TELLS", "QUICK", "RULES", "board_kwargs", "engine_options", "fen_kwargs"]
 
 RULES = (
     RuleOption("size", f"the board, {', '.join(SIZES)} (default 6-7)", default="6-7", tag="Size"),
@@ -34,6 +34,12 @@ FEN_TELLS = frozenset({"size"})
 def board_kwargs(values: Mapping[str, Any]) -> dict[str, Any]:
     """The keyword arguments of ``Board`` for the options' values."""
     return {option.name: values[option.name] for option in RULES}
+
+
+def fen_kwargs(rules: Any) -> dict[str, Any]:
+    """The keyword arguments that, with a position string, make a ``Board``
+    of ``rules``: the pie option (the position string carries the size)."""
+    return {"pie": rules.pie}
 
 
 def engine_options(board: Any) -> tuple[Any, ...]:

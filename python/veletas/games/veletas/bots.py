@@ -6,12 +6,14 @@ from typing import Any
 
 from veletas import _veletas
 
-__all__ = ["greedy_move", "mcts_player", "move_type", "random_move"]
+__all__ = ["greedy_move", "mcts_player", "move_type", "random_move", "solve"]
 
 random_move = _veletas.random_move
 """A uniformly random legal move of a position string."""
 greedy_move = _veletas.greedy_move
 """The one-ply bot's move: the most claims net of those handed over."""
+solve = _veletas.solve
+"""The native exact solver (:func:`veletas.solving.solve`)."""
 mcts_player = _veletas.MctsPlayer
 """The native search."""
 

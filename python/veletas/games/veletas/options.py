@@ -12,7 +12,7 @@ from veletas.errors import InvalidRulesError
 from veletas.games.veletas.types import SETUP_RULES, VARIANTS
 from veletas.rules_options import RuleOption
 
-__all__ = ["FEN_TELLS", "QUICK", "RULES", "board_kwargs", "engine_options"]
+__all__ = ["FEN_TELLS", "QUICK", "RULES", "board_kwargs", "engine_options", "fen_kwargs"]
 
 
 def _size(text: str) -> int:
@@ -69,6 +69,16 @@ FEN_TELLS: frozenset[str] = frozenset()
 def board_kwargs(values: Mapping[str, Any]) -> dict[str, Any]:
     """The keyword arguments of ``Board`` for the options' values."""
     return {option.name: values[option.name] for option in RULES}
+
+
+def fen_kwargs(rules: Any) -> dict[str, Any]:
+    """The keyword arguments that, with a position string, make a ``Board``
+    of ``rules``: the options a position string does not carry."""
+    return {
+        "setup_rule": rules.setup_rule,
+        "shooters_block": rules.shooters_block,
+        "claimed_shooters_block": rules.claimed_shooters_block,
+    }
 
 
 def engine_options(board: Any) -> tuple[Any, ...]:

@@ -7,6 +7,7 @@ use super::board::position_from_fen;
 use crate::meridians::DecisionState;
 use crate::meridians::bots::{greedy_move, random_move};
 use crate::py::bots::{mcts_player_class, move_choices};
+use crate::py::solve::solve_function;
 
 mcts_player_class!(
     "MeridiansMctsPlayer",
@@ -19,4 +20,10 @@ move_choices!(
     meridians_random_move, meridians_greedy_move,
     (fen: &Bound<'_, PyAny>, pie: bool) => position_from_fen(fen, pie)?,
     random_move, greedy_move
+);
+
+solve_function!(
+    meridians_solve,
+    (fen: &Bound<'_, PyAny>, pie: bool, swapped: bool) =>
+        DecisionState::with_swapped(position_from_fen(fen, pie)?, swapped)
 );

@@ -29,6 +29,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         &[
             pyo3::wrap_pyfunction!(bots::meridians_random_move, m)?,
             pyo3::wrap_pyfunction!(bots::meridians_greedy_move, m)?,
+            pyo3::wrap_pyfunction!(bots::meridians_solve, m)?,
             pyo3::wrap_pyfunction!(playouts::meridians_playouts, m)?,
         ],
     )

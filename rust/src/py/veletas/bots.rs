@@ -7,6 +7,7 @@ use pyo3::types::PyString;
 
 use super::board::{parse_setup_rule, position_from_fen};
 use crate::py::bots::{mcts_player_class, move_choices};
+use crate::py::solve::solve_function;
 use crate::veletas::bots::{greedy_move as core_greedy, random_move as core_random};
 use crate::veletas::{DecisionState, Lines, Position};
 
@@ -46,4 +47,18 @@ move_choices!(
         claimed_shooters_block: bool
     ) => position(fen, setup_rule, shooters_block, claimed_shooters_block)?,
     core_random, core_greedy
+);
+
+solve_function!(
+    solve,
+    (
+        fen: &Bound<'_, PyString>,
+        setup_rule: &str,
+        shooters_block: bool,
+        claimed_shooters_block: bool,
+        swapped: bool
+    ) => DecisionState::with_swapped(
+        position(fen, setup_rule, shooters_block, claimed_shooters_block)?,
+        swapped
+    )
 );

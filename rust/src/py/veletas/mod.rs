@@ -31,6 +31,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         &[
             pyo3::wrap_pyfunction!(bots::random_move, m)?,
             pyo3::wrap_pyfunction!(bots::greedy_move, m)?,
+            pyo3::wrap_pyfunction!(bots::solve, m)?,
             pyo3::wrap_pyfunction!(playouts::run_playouts, m)?,
         ],
     )

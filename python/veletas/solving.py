@@ -1,0 +1,332 @@
+"""Exact solving, for a board of any game: :func:`solve` says whether the
+player to act can force a win, with a winning move and, when asked, a
+:class:`Proof` that the pure-Python reference engine checks
+(``docs/solve.md``).
+
+>>> import veletas
+>>> board = veletas.Board("1o5/sx5/xx5/7/3s3/7/1o3oX b play 3")
+>>> result = veletas.solve(board, proof=True)
+>>> result.value, str(result.move)
+('win', 'a6-a7/a6')
+>>> result.proof.check(board)       # replayed on the reference engine
+>>> result.proof.to_dict()["move"]
+'a6-a7/a6'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import threading
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from veletas import games
+from veletas.bots import StopFlag, _move, _position
+from veletas.errors import ProofError
+from veletas.limits import (
+    MAX_PROOF_POSITIONS,
+    SOLVER_MEMORY,
+    check_seconds,
+    check_solve_nodes,
+    check_solver_memory,
+)
+
+__all__ = ["VALUES", "Proof", "SolveResult", "solve"]
+
+VALUES = ("win", "loss", "unknown")
+"""The values of a solve, for the player to act: ``unknown`` when the
+budget ran out first."""
+
+Progress = Callable[[int, float, int], object]
+"""``progress(nodes, seconds, table_entries)``, called every second or so."""
+
+
+@dataclasses.dataclass(frozen=True)
+class SolveResult:
+    """What :func:`solve` found."""
+
+    value: str
+    """``"win"``, ``"loss"`` or ``"unknown"``, for the player to act."""
+    move: Any
+    """A winning move (the board's own ``Move``) when the value is a win,
+    else None."""
+    nodes: int
+    """The positions the search expanded."""
+    seconds: float
+    """The wall-clock time of the search."""
+    proof_size: int | None
+    """The positions of the proof of a win (each once, at the start of a
+    turn); None without a win, or for a proof over
+    :data:`~veletas.limits.MAX_PROOF_POSITIONS`."""
+    proof: Proof | None = None
+    """The proof of a win, when asked for (and within that limit)."""
+
+
+class Proof:
+    """A winning strategy of the player to act, in whole moves:
+
+    - ``{"move": M, "then": node}``: the prover plays M;
+    - ``{"replies": {M: node, ...}}``: the opponent, every legal move;
+    - ``{"won": True}``: the game is over, won by the prover.
+
+    ``M`` is ``str(move)``. Positions reached by several lines share one
+    node object; :meth:`to_json` writes each line out.
+    """
+
+    def __init__(self, root: Mapping[str, Any]) -> None:
+        self._root = root
+
+    def to_dict(self) -> Any:
+        """The tree, as above (shared nodes are the same objects)."""
+        return self._root
+
+    def to_json(self) -> str:
+        """The tree as JSON text."""
+        return json.dumps(self._root, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Proof:
+        """A proof read from :meth:`to_json`'s text, its shape checked.
+
+        :raises ProofError: for text that is not JSON or not a proof's shape.
+        """
+        try:
+            root = json.loads(text)
+        except RecursionError:
+            raise ProofError("the proof is nested too deep to read") from None
+        except ValueError as error:
+            raise ProofError(f"the proof is not JSON: {error}") from None
+        _check_shape(root, [])
+        return cls(root)
+
+    @classmethod
+    def _from_entries(cls, entries: list[tuple[str, list[tuple[str, int]]]]) -> Proof:
+        """The proof of the native solver's flat list (node 0 the root),
+        shared positions built once."""
+        nodes: list[dict[str, Any]] = [{} for _ in entries]
+        for node, (kind, edges) in zip(nodes, entries, strict=True):
+            if kind == "won":
+                node["won"] = True
+            elif kind == "move":
+                [(move, child)] = edges
+                node["move"] = move
+                node["then"] = nodes[child]
+            else:
+                node["replies"] = {move: nodes[child] for move, child in edges}
+        return cls(nodes[0])
+
+    def size(self) -> int:
+        """The distinct node objects of the tree."""
+        seen: set[int] = set()
+        stack = [self._root]
+        while stack:
+            node = stack.pop()
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            if "then" in node:
+                stack.append(node["then"])
+            stack.extend(node.get("replies", {}).values())
+        return len(seen)
+
+    def check(self, board: Any) -> None:
+        """Replays the proof from ``board`` (of either engine) on the
+        pure-Python reference engine, which shares no code with the native
+        solver: every move of the prover is legal, every legal move of the
+        opponent is answered, and every line ends in a game the prover won.
+
+        :raises ProofError: naming the line of moves where it first fails.
+        """
+        game = games.game_of(board)
+        reference = game.reference().Board(board.fen(), **game.options.fen_kwargs(board.rules))
+        swapped = any(move.is_swap for move in board.move_stack)
+        prover = game.match.seat_to_act(reference, swapped)
+        _Checker(game, prover).walk(self._root, reference, swapped, [])
+
+    def __repr__(self) -> str:
+        return f"<Proof of {self.size()} positions>"
+
+
+def _where(line: list[str]) -> str:
+    return "at the start" if not line else "after " + " ".join(line)
+
+
+def _check_shape(node: object, line: list[str]) -> None:
+    """Whether ``node`` is a proof's shape, depth first."""
+    stack: list[tuple[object, list[str]]] = [(node, line)]
+    while stack:
+        node, line = stack.pop()
+        if not isinstance(node, dict):
+            raise ProofError(f"{_where(line)}: a node must be an object, not {type(node).__name__}")
+        keys = set(node)
+        if keys == {"won"} and node["won"] is True:
+            continue
+        if keys == {"move", "then"} and isinstance(node["move"], str):
+            stack.append((node["then"], [*line, node["move"]]))
+            continue
+        if keys == {"replies"} and isinstance(node["replies"], dict) and node["replies"]:
+            stack.extend((child, [*line, move]) for move, child in node["replies"].items())
+            continue
+        raise ProofError(
+            f'{_where(line)}: a node is {{"won": true}}, {{"move": M, "then": node}} '
+            f'or {{"replies": {{M: node, ...}}}}, not one with keys {sorted(keys)}'
+        )
+
+
+class _Checker:
+    """The replay of :meth:`Proof.check`, each shared node checked once per
+    position."""
+
+    def __init__(self, game: games.Game, prover: int) -> None:
+        self.game = game
+        self.prover = prover
+        self.checked: set[tuple[int, str, bool]] = set()
+
+    def walk(self, node: Any, board: Any, swapped: bool, line: list[str]) -> None:
+        stack = [(node, board, swapped, line)]
+        while stack:
+            node, board, swapped, line = stack.pop()
+            key = (id(node), board.fen(), swapped)
+            if key in self.checked:
+                continue
+            self.checked.add(key)
+            _check_shape_here(node, line)
+            over = board.is_game_over()
+            if "won" in node:
+                winner = board.winner
+                won = winner is not None and (int(winner) ^ swapped) == self.prover
+                if not (over and won):
+                    state = "is not over" if not over else "is not won by the prover"
+                    raise ProofError(f"{_where(line)}: the game {state}, but the proof says won")
+                continue
+            if over:
+                raise ProofError(f"{_where(line)}: the game is over, but the proof goes on")
+            to_act = self.game.match.seat_to_act(board, swapped)
+            if "move" in node:
+                if to_act != self.prover:
+                    raise ProofError(
+                        f"{_where(line)}: the opponent is to act, but the proof has the "
+                        f"prover play {node['move']}"
+                    )
+                stack.append(self._after(node["move"], node["then"], board, swapped, line))
+                continue
+            if to_act == self.prover:
+                raise ProofError(
+                    f"{_where(line)}: the prover is to act, but the proof lists replies"
+                )
+            legal = {str(move) for move in board.legal_moves}
+            missing = sorted(legal - set(node["replies"]))
+            if missing:
+                raise ProofError(
+                    f"{_where(line)}: the opponent's move {missing[0]} is not answered "
+                    f"({len(missing)} of {len(legal)} moves missing)"
+                )
+            for move, child in node["replies"].items():
+                stack.append(self._after(move, child, board, swapped, line))
+
+    def _after(
+        self, text: str, node: Any, board: Any, swapped: bool, line: list[str]
+    ) -> tuple[Any, Any, bool, list[str]]:
+        after = board.copy(stack=False)
+        try:
+            move = after.push_str(text)
+        except ValueError as error:
+            raise ProofError(f"{_where(line)}: {text} is not a legal move: {error}") from None
+        return node, after, swapped ^ bool(move.is_swap), [*line, text]
+
+
+def _check_shape_here(node: Any, line: list[str]) -> None:
+    if isinstance(node, dict) and (
+        set(node) == {"won"} or set(node) == {"move", "then"} or set(node) == {"replies"}
+    ):
+        return
+    _check_shape(node, line)
+
+
+def solve(
+    board: Any,
+    *,
+    seconds: float | None = None,
+    max_nodes: int | None = None,
+    memory: int | None = None,
+    proof: bool = False,
+    progress: Progress | None = None,
+) -> SolveResult:
+    """Solve the position of ``board`` (of either game and engine) exactly,
+    for the player to act: a depth-first proof-number search in the native
+    core, without the GIL, with a table of whole positions.
+
+    :param seconds: the most wall-clock time (default: no limit).
+    :param max_nodes: the most positions to expand (default: no limit).
+    :param memory: the table's memory in bytes (default
+        :data:`~veletas.limits.SOLVER_MEMORY`, at most half the machine's).
+    :param proof: also return the proof of a win (:class:`Proof`).
+    :param progress: ``progress(nodes, seconds, table_entries)``, called
+        every second or so of a long solve.
+    :raises ValueError: for a finished game.
+    :raises LimitError: for a budget or memory outside the limits.
+    :raises KeyboardInterrupt: on Ctrl-C, once the search has stopped.
+    """
+    if seconds is not None:
+        seconds = check_seconds(seconds)
+    if max_nodes is not None:
+        max_nodes = check_solve_nodes(max_nodes)
+    memory = check_solver_memory(SOLVER_MEMORY if memory is None else memory)
+    if not isinstance(proof, bool):
+        raise TypeError(f"proof must be a bool, not {type(proof).__name__}")
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be callable, not {type(progress).__name__}")
+    position = _position(board)
+    native = games.get(position.game).bots.solve
+    stop = StopFlag()
+
+    def work() -> Any:
+        return native(
+            position.fen,
+            *position.options,
+            position.swapped,
+            memory=memory,
+            max_proof=MAX_PROOF_POSITIONS,
+            seconds=seconds,
+            max_nodes=max_nodes,
+            proof=proof,
+            stop=stop,
+            progress=progress,
+        )
+
+    value, move, nodes, elapsed, size, entries = _interruptible(work, stop)
+    return SolveResult(
+        value=value,
+        move=None if move is None else _move(board, move),
+        nodes=nodes,
+        seconds=elapsed,
+        proof_size=size,
+        proof=None if entries is None else Proof._from_entries(entries),
+    )
+
+
+def _interruptible(work: Callable[[], Any], stop: StopFlag) -> Any:
+    """``work()`` in a thread, so that Ctrl-C here raises ``stop`` and,
+    once the work has ended, ``KeyboardInterrupt``."""
+    found: list[Any] = []
+    failed: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            found.append(work())
+        except BaseException as error:  # handed to the calling thread
+            failed.append(error)
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(0.1)
+    except KeyboardInterrupt:
+        stop.set()
+        thread.join()
+        raise
+    if failed:
+        raise failed[0]
+    return found[0]

@@ -1,0 +1,175 @@
+//! The exact solver behind `veletas.solve`, written once for every game: a
+//! df-pn solve ([`crate::solver`]) without the GIL, its winning move and
+//! its proof in whole moves ([`crate::proof`]). A game's bindings make the
+//! decision state of a position string and call [`solve`].
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use crate::player::Turns;
+use crate::proof::{MoveNode, in_moves};
+use crate::py::stop::PyStopFlag;
+use crate::solver::{Limits, Progress, Solvable, Solver, Value};
+
+/// One position of a proof as Python reads it: `("won", [])`, `("move",
+/// [(move, child)])` or `("replies", [(move, child), ...])`, children by
+/// index, node 0 the root.
+pub type ProofEntry = (&'static str, Vec<(String, u32)>);
+
+/// What a solve reports: the value for the player to act (`"win"`,
+/// `"loss"`, `"unknown"`), a winning move, the nodes searched, the seconds,
+/// the proof's positions (`None` past `max_proof` or without a win) and,
+/// when asked for, the proof.
+pub type Solved = (
+    &'static str,
+    Option<String>,
+    u64,
+    f64,
+    Option<usize>,
+    Option<Vec<ProofEntry>>,
+);
+
+/// Solves `state` (at the start of a turn) within `seconds` and
+/// `max_nodes` with a table of `memory` bytes, without the GIL, until
+/// `stop` is raised; `progress(nodes, seconds, entries)` hears about a long
+/// solve every second or so (an exception it raises ends the solve and is
+/// raised here). The proof is built up to `max_proof` positions and
+/// returned with `proof`.
+#[allow(clippy::too_many_arguments)]
+pub fn solve<G: Solvable + Turns + Send>(
+    py: Python<'_>,
+    state: G,
+    seconds: Option<f64>,
+    max_nodes: Option<u64>,
+    memory: usize,
+    max_proof: usize,
+    proof: bool,
+    stop: Option<PyRef<'_, PyStopFlag>>,
+    progress: Option<&Py<PyAny>>,
+) -> PyResult<Solved>
+where
+    G::Move: Copy,
+{
+    let time = seconds
+        .map(|s| {
+            Duration::try_from_secs_f64(s)
+                .map_err(|_| PyValueError::new_err(format!("seconds must be positive, not {s}")))
+        })
+        .transpose()?;
+    let limits = Limits {
+        max_nodes,
+        time,
+        table_bytes: memory,
+    };
+    let stop = stop.map_or_else(|| Arc::new(AtomicBool::new(false)), |s| s.shared());
+    let failure: Mutex<Option<PyErr>> = Mutex::new(None);
+    let (outcome, line, moves) = py.detach(|| {
+        let mut solver = Solver::new(limits.table_bytes);
+        let mut report = |p: &Progress| {
+            let Some(callback) = progress else {
+                return;
+            };
+            let called = Python::attach(|py| {
+                callback
+                    .call1(py, (p.nodes, p.elapsed.as_secs_f64(), p.entries))
+                    .map(drop)
+            });
+            if let Err(error) = called {
+                failure
+                    .lock()
+                    .expect("no panic holds it")
+                    .get_or_insert(error);
+                stop.store(true, Ordering::Relaxed);
+            }
+        };
+        let outcome = solver.solve(&state, &limits, &stop, &mut report);
+        if outcome.value != Value::Win {
+            return (outcome, Vec::new(), None);
+        }
+        let line = solver.winning_line(&state, G::starts_turn);
+        let moves = solver
+            .proof(
+                &state,
+                max_proof.saturating_mul(G::TURN_DECISIONS.max(1) * 4),
+            )
+            .and_then(|graph| in_moves(&graph, &state, max_proof));
+        (outcome, line, moves)
+    });
+    if let Some(error) = failure.into_inner().expect("no panic holds it") {
+        return Err(error);
+    }
+    let value = match outcome.value {
+        Value::Win => "win",
+        Value::Loss => "loss",
+        Value::Unknown => "unknown",
+    };
+    let chosen = state.move_of_actions(&line).map(|m| m.to_string());
+    let size = moves.as_ref().map(crate::proof::MoveProof::len);
+    let entries = moves.filter(|_| proof).map(|moves| {
+        moves
+            .nodes
+            .iter()
+            .map(|node| match node {
+                MoveNode::Won => ("won", Vec::new()),
+                MoveNode::Move(m, next) => ("move", vec![(m.to_string(), *next)]),
+                MoveNode::Replies(replies) => (
+                    "replies",
+                    replies
+                        .iter()
+                        .map(|(m, next)| (m.to_string(), *next))
+                        .collect(),
+                ),
+            })
+            .collect()
+    });
+    Ok((
+        value,
+        chosen,
+        outcome.nodes,
+        outcome.elapsed.as_secs_f64(),
+        size,
+        entries,
+    ))
+}
+
+/// Defines a game's solve function under its Python name: the arguments
+/// that give the position (`fen`, the game's rule options and `swapped`)
+/// and the expression that makes the decision state of them.
+macro_rules! solve_function {
+    (
+        $name:ident,
+        ($($arg:ident: $arg_ty:ty),+) => $state_of:expr
+    ) => {
+        /// Solves the position of `fen` (`swapped`: whether the pie swap was
+        /// played) without the GIL: `(value, move, nodes, seconds,
+        /// proof_size, proof)` (see `veletas.solve`).
+        #[pyo3::pyfunction]
+        #[pyo3(signature = (
+            $($arg),+, *, memory, max_proof, seconds = None, max_nodes = None,
+            proof = false, stop = None, progress = None,
+        ))]
+        #[allow(clippy::too_many_arguments)]
+        pub fn $name(
+            py: pyo3::Python<'_>,
+            $($arg: $arg_ty,)+
+            memory: usize,
+            max_proof: usize,
+            seconds: Option<f64>,
+            max_nodes: Option<u64>,
+            proof: bool,
+            stop: Option<pyo3::PyRef<'_, $crate::py::stop::PyStopFlag>>,
+            progress: Option<pyo3::Py<pyo3::PyAny>>,
+        ) -> pyo3::PyResult<$crate::py::solve::Solved> {
+            let state = $state_of;
+            $crate::py::solve::solve(
+                py, state, seconds, max_nodes, memory, max_proof, proof, stop, progress.as_ref(),
+            )
+        }
+    };
+}
+
+pub(crate) use solve_function;

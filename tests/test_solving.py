@@ -1,0 +1,281 @@
+"""``veletas.solve``: the exact solver's values against a plain exhaustive
+minimax written here on the reference engine, its proofs checked by
+``Proof.check``, and its refusals."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import veletas
+from veletas import games, meridians
+from veletas.cli import main
+from veletas.errors import LimitError, ProofError
+from veletas.solving import Proof, solve
+
+pytest.importorskip("veletas._veletas", reason="the solver is in the extension")
+
+# Black, with one claim, wins by shooting onto a7.
+WIN_IN_ONE = "1o5/sx5/xx5/7/3s3/7/1o3oX b play 3"
+
+BOARDS: dict[str, Callable[[], Any]] = {
+    "veletas 5x5/3": lambda: veletas.Board(size=5, shooters=3),
+    "veletas 6x6/3": lambda: veletas.Board(size=6, shooters=3),
+    "veletas 7x7/3": lambda: veletas.Board(variant="small"),
+    "meridians 5-6": lambda: meridians.Board(size="5-6"),
+    "meridians 5-6 pie": lambda: meridians.Board(size="5-6", pie=True),
+}
+
+
+SMALL = 8 << 20
+"""A table of 8 MiB: plenty for these endgames, and quick to set up."""
+
+
+class TooBig(Exception):
+    """The minimax would take too long: the position is left out."""
+
+
+def minimax_winner(board: Any, swapped: bool, budget: list[int]) -> int:
+    """The seat (0 the first player) that wins ``board`` with perfect play,
+    by plain exhaustive search over whole moves on the reference engine; a
+    player with no legal move and no winner declared loses."""
+    match = games.game_of(board).match
+    memo: dict[tuple[str, bool], int] = {}
+
+    def winner(board: Any, swapped: bool) -> int:
+        key = (board.fen(), swapped)
+        if key in memo:
+            return memo[key]
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise TooBig
+        me = match.seat_to_act(board, swapped)
+        if board.is_game_over():
+            won = board.winner
+            result = 1 - me if won is None else int(won) ^ swapped
+        else:
+            result = 1 - me
+            for move in board.legal_moves:
+                after = board.copy(stack=False)
+                after.push(move)
+                if winner(after, swapped ^ bool(move.is_swap)) == me:
+                    result = me
+                    break
+        memo[key] = result
+        return result
+
+    return winner(board, swapped)
+
+
+def endgames(kind: str, count: int, seed: int) -> list[Any]:
+    """Positions a few moves before the end of random games (native boards,
+    their moves on the stack)."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        board = BOARDS[kind]()
+        bot = veletas.RandomBot(rng.randrange(1 << 30))
+        history = []
+        while not board.is_game_over():
+            history.append(board.copy())
+            board.push(bot.choose(board))
+        back = rng.randrange(1, 5)
+        if len(history) >= back:
+            found.append(history[-back])
+    return found
+
+
+def reference_of(board: Any) -> Any:
+    game = games.game_of(board)
+    reference = game.reference().Board(board.fen(), **game.options.fen_kwargs(board.rules))
+    return reference
+
+
+@pytest.mark.parametrize("kind", list(BOARDS))
+def test_the_value_is_the_minimax_value_and_every_proof_checks(kind: str) -> None:
+    compared = 0
+    for board in endgames(kind, 40, seed=len(kind)):
+        swapped = any(move.is_swap for move in board.move_stack)
+        reference = reference_of(board)
+        try:
+            expected = minimax_winner(reference, swapped, [4_000])
+        except TooBig:
+            continue
+        result = solve(board, proof=True, memory=SMALL)
+        to_act = games.game_of(board).match.seat_to_act(board, swapped)
+        assert result.value == ("win" if expected == to_act else "loss"), board.fen()
+        if result.value == "win":
+            assert result.move in board.legal_moves
+            assert result.proof is not None
+            assert result.proof_size == result.proof.size()
+            result.proof.check(board)
+            assert str(result.move) == result.proof.to_dict()["move"]
+        else:
+            assert (result.move, result.proof, result.proof_size) == (None, None, None)
+        compared += 1
+    assert compared >= 15, f"only {compared} positions were small enough for the minimax"
+
+
+def test_a_reference_board_is_solved_alike() -> None:
+    native = veletas.Board(WIN_IN_ONE)
+    reference = veletas.reference.Board(WIN_IN_ONE)
+    solved = solve(reference, proof=True)
+    assert (solved.value, str(solved.move)) == ("win", "a6-a7/a6")
+    assert isinstance(solved.move, veletas.reference.Move)
+    assert solved.proof is not None
+    assert solved.proof.to_dict() == solve(native, proof=True).proof.to_dict()  # type: ignore[union-attr]
+
+
+def test_a_proof_round_trips_through_json() -> None:
+    board = endgame_with_a_win()
+    proof = solve(board, proof=True).proof
+    assert proof is not None
+    again = Proof.from_json(proof.to_json())
+    assert again.to_dict() == proof.to_dict()
+    again.check(board)
+
+
+def endgame_with_a_win() -> Any:
+    """A position won for the player to act in more than one move."""
+    for board in endgames("veletas 5x5/3", 200, seed=7):
+        result = solve(board, proof=True, memory=SMALL)
+        if result.value == "win" and result.proof is not None and result.proof.size() > 3:
+            return board
+    raise AssertionError("no deeper win among 200 endgames")
+
+
+def test_a_proof_that_does_not_hold_names_the_line() -> None:
+    board = endgame_with_a_win()
+    proof = solve(board, proof=True).proof
+    assert proof is not None
+    tree = json.loads(proof.to_json())
+    # The prover's first move replaced by an illegal one.
+    bad = {**tree, "move": "a1-a1/a1"}
+    with pytest.raises(ProofError, match="at the start: a1-a1/a1 is not a legal move"):
+        Proof(bad).check(board)
+    # A reply of the opponent left out: the line to it is named.
+    node, line = tree, []
+    while "replies" not in node:
+        line.append(node["move"])
+        node = node["then"]
+    dropped = sorted(node["replies"])[0]
+    del node["replies"][dropped]
+    if node["replies"]:
+        with pytest.raises(ProofError, match=f"after {' '.join(line)}: the opponent's move"):
+            Proof(tree).check(board)
+    # A game said won before its end.
+    with pytest.raises(ProofError, match="at the start: the game is not over"):
+        Proof({"won": True}).check(board)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{", "not JSON"),
+        ("[]", "a node must be an object, not list"),
+        ('{"move": "a1"}', "not one with keys"),
+        ('{"move": "c3-c4/c5", "then": {"won": false}}', "after c3-c4/c5: a node is"),
+        ('{"replies": {}}', "not one with keys"),
+        ("[" * 100_000, "nested too deep"),
+    ],
+)
+def test_a_proof_file_of_the_wrong_shape_is_refused(text: str, message: str) -> None:
+    with pytest.raises(ProofError, match=message):
+        Proof.from_json(text)
+
+
+def test_the_budget_can_run_out() -> None:
+    board = veletas.Board(variant="small")
+    board.push_str("*c3")
+    result = solve(board, max_nodes=50)
+    assert (result.value, result.move, result.proof_size) == ("unknown", None, None)
+    assert 50 <= result.nodes <= 60
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "message"),
+    [
+        ({"seconds": 0}, LimitError, "seconds must be"),
+        ({"seconds": float("nan")}, LimitError, "seconds must be"),
+        ({"max_nodes": 0}, LimitError, "max_nodes must be 1"),
+        ({"max_nodes": 2.5}, TypeError, "max_nodes"),
+        ({"memory": 1000}, LimitError, "memory must be 1,048,576 to"),
+        ({"memory": 1 << 60}, LimitError, "half of this machine's memory"),
+        ({"proof": "yes"}, TypeError, "proof must be a bool"),
+        ({"progress": 3}, TypeError, "progress must be callable"),
+    ],
+)
+def test_bad_arguments_are_refused_by_name(
+    options: dict[str, Any], error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        solve(veletas.Board(WIN_IN_ONE), **options)
+
+
+def test_a_finished_game_is_refused() -> None:
+    with pytest.raises(ValueError, match="the game is over"):
+        solve(veletas.Board("1o5/Xx5/xx5/7/3s3/7/1o3oX w play 3"))
+
+
+# -- veletas solve ------------------------------------------------------------
+
+
+def test_solve_prints_the_value_and_writes_a_proof_that_checks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    board = endgame_with_a_win()
+    path = tmp_path / "win.json"
+    assert main(["solve", board.fen(), "--size", "5", "--shooters", "3", "--proof", str(path)]) == 0
+    out = capsys.readouterr().out
+    move = solve(board, memory=SMALL).move
+    assert f"wins with {move}" in out
+    assert re.search(r"positions searched in [0-9.]+ s; a proof of [0-9,]+ positions", out), out
+    Proof.from_json(path.read_text()).check(board)
+    # An existing file is kept unless --force.
+    assert main(["solve", board.fen(), "--proof", str(path)]) == 2
+    assert f"{path} exists: add --force" in capsys.readouterr().err
+    assert main(["solve", board.fen(), "--proof", str(path), "--force"]) == 0
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["solve", "7/7/7/7/7/7/7 b setup 3", "--max-nodes", "100"], "unknown, the budget ran out"),
+        (["solve", "6/7/8/9/10/10/9/8/7/6 l open", "--max-nodes", "100"], "Light to act"),
+    ],
+)
+def test_solve_says_when_the_budget_ran_out(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 0
+    assert message in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["solve", "1o5/Xx5/xx5/7/3s3/7/1o3oX w play 3"], "the game is over"),
+        (["solve", WIN_IN_ONE, "--memory", "100000000"], "--memory must be 1 to"),
+        (["solve", WIN_IN_ONE, "--memory", "0"], "--memory"),
+        (["solve", WIN_IN_ONE, "--force"], "--force needs --proof FILE"),
+        (["solve", WIN_IN_ONE, "--proof", "x.parquet"], "a proof is JSON"),
+        (["solve", "bad"], "a position of no game"),
+        (["solve", WIN_IN_ONE, "--seconds", "0"], "--seconds"),
+    ],
+)
+def test_solve_refuses_bad_input_in_one_line(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    try:
+        code = main(argv)
+    except SystemExit as raised:  # argparse's refusal
+        code = raised.code
+    assert code == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert "Traceback" not in err
