@@ -18,6 +18,10 @@ test: ## Run the test suite (fast profile)
 test-slow: ## Run the slow tests: long random games, the slow Hypothesis profile
 	VELETAS_HYPOTHESIS_PROFILE=slow $(PYTHON) -m pytest -m slow
 
+.PHONY: test-solver
+test-solver: ## The exact solver against the plain minimax on 2,000 endgames of each kind of board
+	VELETAS_SOLVER_POSITIONS=2000 $(PYTHON) -m pytest tests/test_solving.py -k minimax -s -p no:randomly
+
 .PHONY: lint
 lint: ## ruff, mypy --strict and its stub check, rustfmt and clippy (needs the dev extra)
 	$(PYTHON) -m ruff check python tests benches scripts examples docs/*.py

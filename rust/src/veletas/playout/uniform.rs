@@ -102,8 +102,10 @@ pub fn uniform_move(pos: &Position, rng: &mut Rng) -> Option<Move> {
 /// (slot, seat), so every move has the same chance.
 #[derive(Clone, Debug)]
 pub struct UniformSampler {
-    /// The reach of each unclaimed shooter in the current position.
-    reaches: Vec<(Square, Bitboard)>,
+    /// The reach of each unclaimed shooter in the current position, with
+    /// the pairs of the shooters so far, its own included (so that a pair
+    /// is found without counting the reaches again at every attempt).
+    reaches: Vec<(Square, Bitboard, u32)>,
     /// The bound `M` of the board size, before the empty-square cap.
     most_shots: u32,
 }
@@ -154,7 +156,7 @@ impl UniformSampler {
             let reach = bits.squares(bits.reach(shooter, blockers, empty));
             targets |= reach;
             pairs += reach.count();
-            self.reaches.push((shooter, reach));
+            self.reaches.push((shooter, reach, pairs));
         }
         let stones = targets.count();
         if stones == 0 {
@@ -185,13 +187,13 @@ impl UniformSampler {
 
     /// The `k`-th (origin, destination) pair of the current position.
     #[inline(always)]
-    fn pair<B: Bits>(&self, bits: B, mut k: u32) -> (Square, Square) {
-        for &(origin, reach) in &self.reaches {
-            let count = reach.count();
-            if k < count {
-                return (origin, bits.nth_square(reach, k));
+    fn pair<B: Bits>(&self, bits: B, k: u32) -> (Square, Square) {
+        let mut before = 0;
+        for &(origin, reach, pairs) in &self.reaches {
+            if k < pairs {
+                return (origin, bits.nth_square(reach, k - before));
             }
-            k -= count;
+            before = pairs;
         }
         unreachable!("k is below the number of pairs")
     }

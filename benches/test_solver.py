@@ -1,0 +1,98 @@
+"""The exact solver's speed, each figure a ratio of two rates measured in
+the same run: a suite of endgames proved by ``veletas.solve`` against the
+plain exhaustive minimax of the tests (on the reference engine), and the
+nodes a second of a long solve with a small table against the default one.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+import veletas
+from test_solving import TooBig, endgames, minimax_winner, reference_of
+from veletas import games, meridians
+
+SUITE_SIZE = 30
+"""Endgames of Veletas 5x5 with 3 shooters, 1 to 4 moves from the end of
+random games (seeded), small enough for the minimax."""
+
+
+def suite() -> list[Any]:
+    found = []
+    for board in endgames("veletas 5x5/3", 4 * SUITE_SIZE, seed=11):
+        swapped = any(move.is_swap for move in board.move_stack)
+        try:
+            minimax_winner(reference_of(board), swapped, [4_000])
+        except TooBig:
+            continue
+        found.append(board)
+        if len(found) == SUITE_SIZE:
+            break
+    return found
+
+
+def per_second(work: Any, count: int, repeat: int = 3) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        clock = time.perf_counter()
+        work()
+        best = min(best, time.perf_counter() - clock)
+    return count / best
+
+
+def test_endgames_against_the_plain_minimax(benchmark: Any, report: Any) -> None:
+    boards = suite()
+
+    def by_solver() -> list[str]:
+        return [veletas.solve(board, memory=8 << 20).value for board in boards]
+
+    def by_minimax() -> list[int]:
+        return [
+            minimax_winner(reference_of(board), any(m.is_swap for m in board.move_stack), [10**9])
+            for board in boards
+        ]
+
+    benchmark.group = "solver endgames"
+    values = benchmark.pedantic(by_solver, rounds=1)
+    winners = by_minimax()
+    for board, value, winner in zip(boards, values, winners, strict=True):
+        swapped = any(m.is_swap for m in board.move_stack)
+        to_act = games.game_of(board).match.seat_to_act(board, swapped)
+        assert value == ("win" if winner == to_act else "loss")
+    report(
+        f"exact values of {len(boards)} endgames of Veletas 5x5/3",
+        "veletas.solve (df-pn, native)",
+        per_second(by_solver, len(boards)),
+        "plain minimax (reference engine)",
+        per_second(by_minimax, len(boards), repeat=1),
+        unit="positions/s",
+    )
+
+
+def nodes_per_second(board: Any, memory: int) -> float:
+    result = veletas.solve(board, max_nodes=2_000_000, memory=memory)
+    return result.nodes / result.seconds
+
+
+@pytest.mark.parametrize(
+    ("name", "board"),
+    [
+        ("Veletas 7x7", lambda: veletas.Board(variant="small")),
+        ("Meridians 5-6", lambda: meridians.Board(size="5-6")),
+    ],
+)
+def test_nodes_a_second_with_a_small_and_the_default_table(
+    benchmark: Any, report: Any, name: str, board: Any
+) -> None:
+    benchmark.group = "solver nodes"
+    benchmark.pedantic(nodes_per_second, args=(board(), 1 << 20), rounds=1)
+    report(
+        f"df-pn from the start of {name}, 2,000,000 nodes",
+        "1 MiB table",
+        nodes_per_second(board(), 1 << 20),
+        "256 MiB table (the default)",
+        nodes_per_second(board(), 256 << 20),
+        unit="nodes/s",
+    )
