@@ -45,6 +45,7 @@ MODULES = [
     "veletas.meridians",
     "veletas.limits",
     "veletas.solving",
+    "veletas.openings",
 ]
 
 

@@ -675,3 +675,60 @@ def test_meridians_games_are_saved_as_records(
         assert record.tags["Pie"] == "true"
         assert record.board().is_game_over()
         assert {record.tags["Light"], record.tags["Dark"]} == {"greedy", "random"}
+
+
+# -- openings ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("game", "rules"),
+    [("veletas", {"variant": "small"}), ("meridians", {"size": "5-6", "pie": True})],
+)
+def test_openings_are_seeded_undecided_setups(game: str, rules: dict[str, Any]) -> None:
+    from veletas.openings import openings
+
+    found = openings(game, 4, seed=3, rules=rules)
+    assert found == openings(game, 4, seed=3, rules=rules)
+    assert found != openings(game, 4, seed=4, rules=rules)
+    for moves in found:
+        board = veletas.games.get(game).api().Board(**rules)
+        for text in moves:
+            board.push_str(text)
+        assert board.phase.name == "PLAY"
+        assert veletas.solve(board, max_nodes=20_000).value == "unknown"
+
+
+def test_a_match_from_openings_plays_each_twice_the_seats_swapped() -> None:
+    from veletas.openings import openings
+
+    result = veletas.match("greedy", "random", 6, variant="small", seed=5, openings=3)
+    assert result.openings == 3
+    starts = openings("veletas", 3, seed=5, rules={"variant": "small"})
+    for game in result.games:
+        opening = starts[game.index // 2]
+        assert game.moves[: len(opening)] == opening
+        assert game.a_first == (game.index % 2 == 0)
+    assert result.summary()["openings"] == 3
+    assert "openings      3, each played twice, the seats swapped" in str(result)
+
+
+def test_openings_that_are_all_decided_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    from veletas import openings, solving
+
+    def decided(*args: Any, **kwargs: Any) -> Any:
+        return solving.SolveResult("win", None, 1, 0.0, None)
+
+    monkeypatch.setattr(solving, "solve", decided)
+    with pytest.raises(ValueError, match="too small for openings"):
+        openings.openings("veletas", 2, rules={"variant": "small"})
+    with pytest.raises(ValueError, match="1 or more"):
+        openings.openings("veletas", 0)
+
+
+def test_the_command_plays_twice_the_openings(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "greedy", "random", "--openings", "2", "--variant", "small"]) == 0
+    out = capsys.readouterr().out
+    assert "4 of 4 games" in out
+    assert "openings      2" in out
+    assert main(["match", "greedy", "random", "random", "--round-robin", "--openings", "2"]) == 2
+    assert "--openings plays a match" in capsys.readouterr().err

@@ -54,6 +54,7 @@ from veletas.limits import check_games, check_threads
 if TYPE_CHECKING:
     pass
 from veletas.match_results import GameResult, MatchResult, Rating, RoundRobin
+from veletas.openings import openings as make_openings
 from veletas.players import (
     KINDS,
     MCTS_OPTIONS,
@@ -95,6 +96,9 @@ class _Pairing:
     rules: dict[str, Any]
     players: tuple[Player, Player]
     seed: int
+    openings: tuple[tuple[str, ...], ...] = ()
+    """The openings to start from: game ``i`` plays opening ``i // 2``
+    (cycling), so each is played twice, the seats swapped."""
 
     def board(self) -> Any:
         return _games.get(self.game).api().Board(**self.rules)
@@ -112,6 +116,10 @@ class _Pairing:
         iterations = [0, 0]
         moves: list[str] = []
         swapped = False
+        if self.openings:
+            for text in self.openings[(index // 2) % len(self.openings)]:
+                swapped = swapped or board.push_str(text).is_swap
+                moves.append(text)
         while not board.is_game_over():
             if stop is not None and stop.is_set():
                 return None
@@ -155,6 +163,7 @@ def match(
     ray: bool | str = False,
     chunk_size: int | None = None,
     progress: bool | None = None,
+    openings: int | None = None,
     **rules: Any,
 ) -> MatchResult:
     """Play ``games`` games between players ``a`` (A) and ``b`` (B), seats
@@ -171,6 +180,10 @@ def match(
     one Ray task at once and the CPUs it asks for (default 1), and
     ``chunk_size`` the games of one task. ``progress`` shows a progress bar
     with the running score on stderr (None: when stderr is a terminal).
+    ``openings=N`` starts the games from N openings
+    (:func:`veletas.openings.openings` of the seed): game ``i`` from opening
+    ``i // 2``, so that with ``games = 2 * N`` each is played twice, the
+    seats swapped.
 
     Ctrl-C (``KeyboardInterrupt``) stops the games under way and returns the
     finished ones, with ``interrupted`` set.
@@ -192,6 +205,7 @@ def match(
         progress=progress,
         rules=rules,
         pair_seeds=False,
+        openings=openings,
     )
     return robin.pairs[0]
 
@@ -263,6 +277,7 @@ def _play(
     rules: dict[str, Any],
     pair_seeds: bool,
     prior: float = 1.0,
+    openings: int | None = None,
 ) -> RoundRobin:
     """Check everything, play every pair's games, and gather the results."""
     n = count(games)
@@ -284,6 +299,7 @@ def _play(
     board = _check_game(found, players, rules)
     room = found.room("match")
     description, rules_used = room.describe(board), room.rules(board)
+    starts = () if openings is None else make_openings(found.name, openings, seed=seed, rules=rules)
 
     indices = [(i, j) for i in range(len(players)) for j in range(i + 1, len(players))]
     pairings = [
@@ -292,6 +308,7 @@ def _play(
             dict(rules),
             (players[i], players[j]),
             game_seeds(seed, k)[0] if pair_seeds else seed,
+            starts,
         )
         for k, (i, j) in enumerate(indices)
     ]
@@ -354,6 +371,7 @@ def _play(
             seconds=seconds,
             where=where,
             reproducible=players[i].reproducible and players[j].reproducible,
+            openings=len(starts),
         )
         for k, ((i, j), pairing) in enumerate(zip(indices, pairings, strict=True))
     )

@@ -93,6 +93,9 @@ class MatchResult:
     """Where the games were played."""
     reproducible: bool
     """Whether the same seed gives the same games (no time budget)."""
+    openings: int = 0
+    """The openings the games started from (:mod:`veletas.openings`), each
+    played twice, the seats swapped; 0 for games from the start."""
 
     def __len__(self) -> int:
         return len(self.games)
@@ -164,6 +167,7 @@ class MatchResult:
             "seed": self.seed,
             "reproducible": self.reproducible,
             "requested": self.requested,
+            "openings": self.openings,
             "games": len(self),
             "interrupted": self.interrupted,
             "seconds": self.seconds,
@@ -211,6 +215,11 @@ class MatchResult:
             f"match         A = {a}, B = {b}: {head}",
             f"rules         {self.description}",
             f"seed          {self.seed} ({_reproducibility(self.reproducible)})",
+            *(
+                [f"openings      {self.openings:,}, each played twice, the seats swapped"]
+                if self.openings
+                else []
+            ),
             f"score         A {a_points:g}, B {b_points:g}",
             f"A's score     {_percent(self.win_rate)}",
             f"Elo A - B     {_elo_text(self.elo)}",

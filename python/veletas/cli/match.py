@@ -78,8 +78,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--games",
         type=options.positive,
-        default=DEFAULT_GAMES,
-        help=f"games of the match, or of each pair (default {DEFAULT_GAMES})",
+        help=f"games of the match, or of each pair (default {DEFAULT_GAMES}, or twice the "
+        "--openings)",
+    )
+    parser.add_argument(
+        "--openings",
+        type=options.positive,
+        metavar="N",
+        help="start from N openings of the seed (each a setup played at random, which a "
+        "short exact solve leaves undecided), each played twice with the seats swapped: "
+        "2N games unless --games says otherwise; the two games of a pair cancel the luck "
+        "of the opening",
     )
     parser.add_argument(
         "--seed", type=seed, default=0, help="the seed of the match, 0 to 2**64 - 1 (default 0)"
@@ -130,6 +139,10 @@ def run(args: argparse.Namespace) -> int:
         return _fail(problem)
     if args.save is not None and not hasattr(games.get(args.game).room("match"), "record"):
         return _fail(f"{args.game} games cannot be written as records yet")
+    if args.openings is not None and args.round_robin:
+        return _fail("--openings plays a match of two players, not a --round-robin")
+    if args.games is None:
+        args.games = DEFAULT_GAMES if args.openings is None else 2 * args.openings
     # The game's Board gets the rule options given; the others keep its defaults.
     rules = options.given_rules(args)
     common: dict[str, Any] = {
@@ -146,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
             result = round_robin(args.players, args.games, **common)
         else:
             a, b = args.players
-            result = match(a, b, args.games, **common)
+            result = match(a, b, args.games, openings=args.openings, **common)
     except (ModuleNotFoundError, ConnectionError) as error:
         return _fail(str(error))
     except VeletasError:
