@@ -46,6 +46,7 @@ MODULES = [
     "veletas.limits",
     "veletas.solving",
     "veletas.openings",
+    "veletas.sprt",
 ]
 
 

@@ -65,6 +65,7 @@ from veletas.players import (
     parse_player,
 )
 from veletas.ratings import Elo, elo, fit_ratings
+from veletas.sprt import Sprt, SprtResult, parse_sprt
 
 __all__ = [
     "KINDS",
@@ -164,6 +165,7 @@ def match(
     chunk_size: int | None = None,
     progress: bool | None = None,
     openings: int | None = None,
+    sprt: Sprt | str | None = None,
     **rules: Any,
 ) -> MatchResult:
     """Play ``games`` games between players ``a`` (A) and ``b`` (B), seats
@@ -183,7 +185,9 @@ def match(
     ``openings=N`` starts the games from N openings
     (:func:`veletas.openings.openings` of the seed): game ``i`` from opening
     ``i // 2``, so that with ``games = 2 * N`` each is played twice, the
-    seats swapped.
+    seats swapped. ``sprt`` (a :class:`veletas.sprt.Sprt`, or ``"ELO0,ELO1"``)
+    runs a sequential test on those pairs (games ``2k`` and ``2k + 1``) and
+    stops the match as soon as it accepts a hypothesis (``result.sprt``).
 
     Ctrl-C (``KeyboardInterrupt``) stops the games under way and returns the
     finished ones, with ``interrupted`` set.
@@ -206,6 +210,7 @@ def match(
         rules=rules,
         pair_seeds=False,
         openings=openings,
+        sprt=parse_sprt(sprt) if isinstance(sprt, str) else sprt,
     )
     return robin.pairs[0]
 
@@ -278,6 +283,7 @@ def _play(
     pair_seeds: bool,
     prior: float = 1.0,
     openings: int | None = None,
+    sprt: Sprt | None = None,
 ) -> RoundRobin:
     """Check everything, play every pair's games, and gather the results."""
     n = count(games)
@@ -314,6 +320,12 @@ def _play(
     ]
     items = [(k, index) for index in range(n) for k in range(len(pairings))]
     results: list[list[GameResult]] = [[] for _ in pairings]
+    if sprt is not None and not isinstance(sprt, Sprt):
+        raise TypeError(f"sprt must be a veletas.sprt.Sprt or 'ELO0,ELO1', not {sprt!r}")
+    # The test's pairs (of the one pairing): the points of A in each game.
+    points: dict[int, float] = {}
+    pentanomial = [0, 0, 0, 0, 0]
+    tested: list[SprtResult] = []
 
     from tqdm import tqdm
 
@@ -331,6 +343,13 @@ def _play(
         def finished(k: int, result: GameResult) -> None:
             results[k].append(result)
             bar.update(1)
+            if sprt is not None:
+                points[result.index] = result.a_points
+                other = result.index ^ 1
+                if other in points:
+                    pentanomial[round(2 * (points[result.index] + points[other]))] += 1
+                    llr = sprt.llr(pentanomial)
+                    tested.append(SprtResult(sprt, tuple(pentanomial), llr, sprt.decision(llr)))
             if len(pairings) == 1:
                 score[0] += result.a_points
                 score[1] += 1 - result.a_points
@@ -347,6 +366,8 @@ def _play(
         try:
             for k, result in runner:
                 finished(k, result)
+                if tested and tested[-1].decision is not None:
+                    break  # the test has decided: the games under way are dropped
         except KeyboardInterrupt:
             interrupted = True
         finally:
@@ -372,6 +393,9 @@ def _play(
             where=where,
             reproducible=players[i].reproducible and players[j].reproducible,
             openings=len(starts),
+            sprt=(tested[-1] if tested else SprtResult(sprt, (0, 0, 0, 0, 0), 0.0, None))
+            if sprt is not None
+            else None,
         )
         for k, ((i, j), pairing) in enumerate(zip(indices, pairings, strict=True))
     )

@@ -13,6 +13,7 @@ import numpy as np
 
 from veletas import games as _games
 from veletas.playouts import Estimate, wilson
+from veletas.sprt import SprtResult
 
 if TYPE_CHECKING:
     from veletas.records import GameRecord
@@ -96,6 +97,9 @@ class MatchResult:
     openings: int = 0
     """The openings the games started from (:mod:`veletas.openings`), each
     played twice, the seats swapped; 0 for games from the start."""
+    sprt: SprtResult | None = None
+    """The sequential test on the pairs, when one ran (:mod:`veletas.sprt`):
+    the match stopped once it decided."""
 
     def __len__(self) -> int:
         return len(self.games)
@@ -168,6 +172,7 @@ class MatchResult:
             "reproducible": self.reproducible,
             "requested": self.requested,
             "openings": self.openings,
+            "sprt": None if self.sprt is None else self.sprt.summary(),
             "games": len(self),
             "interrupted": self.interrupted,
             "seconds": self.seconds,
@@ -223,6 +228,7 @@ class MatchResult:
             f"score         A {a_points:g}, B {b_points:g}",
             f"A's score     {_percent(self.win_rate)}",
             f"Elo A - B     {_elo_text(self.elo)}",
+            *([f"SPRT          {self.sprt.text()}"] if self.sprt is not None else []),
             f"A first       {_percent(self.rate_as(first=True))}",
             f"A second      {_percent(self.rate_as(first=False))}",
             f"first player  {_percent(self.first_player_win_rate)}",

@@ -91,6 +91,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "of the opening",
     )
     parser.add_argument(
+        "--sprt",
+        type=_sprt,
+        metavar="ELO0,ELO1",
+        help="a sequential probability ratio test on the pairs of games (pentanomial, "
+        "alpha = beta = 0.05): H0, A is ELO0 stronger than B, against H1, ELO1 stronger; "
+        "the match stops as soon as one is accepted, and prints the log-likelihood ratio, "
+        "its bounds and the decision (--json carries them)",
+    )
+    parser.add_argument(
         "--seed", type=seed, default=0, help="the seed of the match, 0 to 2**64 - 1 (default 0)"
     )
     options.add_rules(parser)
@@ -141,6 +150,8 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"{args.game} games cannot be written as records yet")
     if args.openings is not None and args.round_robin:
         return _fail("--openings plays a match of two players, not a --round-robin")
+    if args.sprt is not None and args.round_robin:
+        return _fail("--sprt tests a match of two players, not a --round-robin")
     if args.games is None:
         args.games = DEFAULT_GAMES if args.openings is None else 2 * args.openings
     # The game's Board gets the rule options given; the others keep its defaults.
@@ -159,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
             result = round_robin(args.players, args.games, **common)
         else:
             a, b = args.players
-            result = match(a, b, args.games, openings=args.openings, **common)
+            result = match(a, b, args.games, openings=args.openings, sprt=args.sprt, **common)
     except (ModuleNotFoundError, ConnectionError) as error:
         return _fail(str(error))
     except VeletasError:
@@ -189,6 +200,16 @@ def _save(result: MatchResult | RoundRobin, args: argparse.Namespace) -> None:
     saving.save_records(args, (record for p in pairs for record in p.records()))
     played, _ = _counts(result)
     print(f"wrote {played:,} games to {path}", file=sys.stderr)
+
+
+def _sprt(text: str) -> Any:
+    """An argparse type: ``ELO0,ELO1``."""
+    from veletas.sprt import parse_sprt
+
+    try:
+        return parse_sprt(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _fail(message: str) -> int:
