@@ -22,6 +22,12 @@ test-slow: ## Run the slow tests: long random games, the slow Hypothesis profile
 test-solver: ## The exact solver against the plain minimax on 2,000 endgames of each kind of board
 	VELETAS_SOLVER_POSITIONS=2000 $(PYTHON) -m pytest tests/test_solving.py -k minimax -s -p no:randomly
 
+SECONDS ?= 600
+
+.PHONY: strength
+strength: ## The standard strength table: play SECONDS more of its games (resumed), render docs/bots.md
+	$(PYTHON) scripts/strength.py --seconds $(SECONDS)
+
 .PHONY: lint
 lint: ## ruff, mypy --strict and its stub check, rustfmt and clippy (needs the dev extra)
 	$(PYTHON) -m ruff check python tests benches scripts examples docs/*.py

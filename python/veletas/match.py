@@ -43,7 +43,7 @@ import queue
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from veletas import games as _games
@@ -166,6 +166,8 @@ def match(
     progress: bool | None = None,
     openings: int | None = None,
     sprt: Sprt | str | None = None,
+    first_game: int = 0,
+    on_game: Callable[[GameResult], object] | None = None,
     **rules: Any,
 ) -> MatchResult:
     """Play ``games`` games between players ``a`` (A) and ``b`` (B), seats
@@ -188,6 +190,9 @@ def match(
     seats swapped. ``sprt`` (a :class:`veletas.sprt.Sprt`, or ``"ELO0,ELO1"``)
     runs a sequential test on those pairs (games ``2k`` and ``2k + 1``) and
     stops the match as soon as it accepts a hypothesis (``result.sprt``).
+    ``first_game`` skips the games before it (to go on with a match played
+    in part: the games are those of the whole match), and ``on_game(result)``
+    hears of each game as it ends (to keep it).
 
     Ctrl-C (``KeyboardInterrupt``) stops the games under way and returns the
     finished ones, with ``interrupted`` set.
@@ -211,6 +216,8 @@ def match(
         pair_seeds=False,
         openings=openings,
         sprt=parse_sprt(sprt) if isinstance(sprt, str) else sprt,
+        first_game=first_game,
+        on_game=on_game,
     )
     return robin.pairs[0]
 
@@ -284,6 +291,8 @@ def _play(
     prior: float = 1.0,
     openings: int | None = None,
     sprt: Sprt | None = None,
+    first_game: int = 0,
+    on_game: Callable[[GameResult], object] | None = None,
 ) -> RoundRobin:
     """Check everything, play every pair's games, and gather the results."""
     n = count(games)
@@ -318,7 +327,12 @@ def _play(
         )
         for k, (i, j) in enumerate(indices)
     ]
-    items = [(k, index) for index in range(n) for k in range(len(pairings))]
+    first = integer("first_game", first_game)
+    if not 0 <= first <= n:
+        raise ValueError(f"first_game must be 0 .. {n} (the games), not {first_game!r}")
+    if on_game is not None and not callable(on_game):
+        raise TypeError(f"on_game must be callable, not {type(on_game).__name__}")
+    items = [(k, index) for index in range(first, n) for k in range(len(pairings))]
     results: list[list[GameResult]] = [[] for _ in pairings]
     if sprt is not None and not isinstance(sprt, Sprt):
         raise TypeError(f"sprt must be a veletas.sprt.Sprt or 'ELO0,ELO1', not {sprt!r}")
@@ -343,6 +357,8 @@ def _play(
         def finished(k: int, result: GameResult) -> None:
             results[k].append(result)
             bar.update(1)
+            if on_game is not None:
+                on_game(result)
             if sprt is not None:
                 points[result.index] = result.a_points
                 other = result.index ^ 1
@@ -386,7 +402,7 @@ def _play(
             rules=rules_used,
             description=description,
             seed=pairing.seed,
-            requested=n,
+            requested=n - first,
             games=tuple(sorted(results[k], key=lambda g: g.index)),
             interrupted=interrupted,
             seconds=seconds,

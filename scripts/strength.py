@@ -1,0 +1,225 @@
+"""The standard strength table (``make strength``): the default search
+against the baseline, 0.1 s a move, one search thread, 100 paired openings
+(200 games) a row, two games at a time. Each game is appended to
+``docs/strength/results.jsonl`` as it ends, so that the table is built over
+several runs: a run goes on where the file stops, stops cleanly after
+``--seconds``, and renders the table into ``docs/bots.md`` between its
+markers from the file alone.
+
+    python scripts/strength.py --seconds 3600     # play for an hour, then render
+    python scripts/strength.py --render           # render only
+"""
+
+from __future__ import annotations
+
+import _thread
+import argparse
+import dataclasses
+import json
+import sys
+import threading
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import veletas
+from veletas.match_results import GameResult
+from veletas.playouts import wilson
+from veletas.ratings import elo
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "docs" / "strength" / "results.jsonl"
+PAGE = ROOT / "docs" / "bots.md"
+BEGIN = "<!-- strength table: rendered by make strength from docs/strength/results.jsonl -->"
+END = "<!-- end of the strength table -->"
+
+
+@dataclasses.dataclass(frozen=True)
+class Row:
+    """One line of the table: a match of 2 x ``openings`` games."""
+
+    id: str
+    title: str
+    a: str
+    b: str
+    rules: Mapping[str, Any]
+    openings: int = 100
+    seed: int = 0
+    at_once: int = 2
+    """Games played at once: two on the two cores, one when a player
+    searches on two threads."""
+
+    @property
+    def games(self) -> int:
+        return 2 * self.openings
+
+    def command(self) -> str:
+        flags = " ".join(
+            f"--{k.replace('_', '-')}" if v is True else f"--{k.replace('_', '-')} {v}"
+            for k, v in self.rules.items()
+            if v is not False
+        )
+        return (
+            f"veletas match {self.a} {self.b} --openings {self.openings} "
+            f"--threads {self.at_once} --seed {self.seed} {flags}"
+        ).strip()
+
+
+ROWS = (
+    Row("7x7", "Veletas 7x7", "mcts:seconds=0.1", "uct:seconds=0.1", {"variant": "small"}),
+    Row("10x10", "Veletas 10x10", "mcts:seconds=0.1", "uct:seconds=0.1", {"variant": "standard"}),
+    Row(
+        "meridians-5-6",
+        "Meridians 5-6",
+        "mcts:seconds=0.1",
+        "uct:seconds=0.1",
+        {"game": "meridians", "size": "5-6", "pie": True},
+    ),
+    Row(
+        "meridians-6-7",
+        "Meridians 6-7",
+        "mcts:seconds=0.1",
+        "uct:seconds=0.1",
+        {"game": "meridians", "size": "6-7", "pie": True},
+    ),
+    Row(
+        "threads-7x7",
+        "Veletas 7x7, 2 threads against 1",
+        "mcts:seconds=0.1,threads=2",
+        "mcts:seconds=0.1",
+        {"variant": "small"},
+        at_once=1,
+    ),
+    Row(
+        "threads-meridians-5-6",
+        "Meridians 5-6, 2 threads against 1",
+        "mcts:seconds=0.1,threads=2",
+        "mcts:seconds=0.1",
+        {"game": "meridians", "size": "5-6", "pie": True},
+        at_once=1,
+    ),
+)
+
+
+def read(path: Path) -> dict[str, dict[int, float]]:
+    """A's points of each game kept, by row and game index; a line cut short
+    (a run killed while writing) is left out."""
+    kept: dict[str, dict[int, float]] = {}
+    if not path.exists():
+        return kept
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        try:
+            entry = json.loads(line)
+            row, index, points = entry["row"], int(entry["index"]), float(entry["a_points"])
+        except (ValueError, KeyError, TypeError):
+            print(f"{path}:{number}: a line that is not a game, left out", file=sys.stderr)
+            continue
+        if points not in (0.0, 0.5, 1.0):
+            print(f"{path}:{number}: A's points {points!r} are not 0, 0.5 or 1", file=sys.stderr)
+            continue
+        kept.setdefault(row, {})[index] = points
+    return kept
+
+
+def line_of(row: Row, result: GameResult) -> str:
+    return json.dumps(
+        {
+            "row": row.id,
+            "index": result.index,
+            "a_points": result.a_points,
+            "a_first": result.a_first,
+            "plies": len(result.moves),
+            "swapped": result.swapped,
+        }
+    )
+
+
+def play(rows: Iterable[Row], path: Path, seconds: float | None) -> None:
+    """Plays the games the file lacks, row by row, appending each as it
+    ends; stops after ``seconds`` (the games under way are dropped)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if seconds is not None:
+        timer = threading.Timer(seconds, _thread.interrupt_main)
+        timer.daemon = True
+        timer.start()
+    with path.open("a", encoding="utf-8") as out:
+        if out.tell() > 0 and path.read_bytes()[-1:] != b"\n":
+            out.write("\n")  # a line cut short by a killed run ends here, unread
+        for row in rows:
+            done = read(path).get(row.id, {})
+            missing = [i for i in range(row.games) if i not in done]
+            if not missing:
+                continue
+            print(f"{row.title}: {len(done)} of {row.games} games kept", file=sys.stderr)
+
+            def keep(result: GameResult, row: Row = row) -> None:
+                out.write(line_of(row, result) + "\n")
+                out.flush()
+
+            rules = dict(row.rules)
+            game = rules.pop("game", "veletas")
+            result = veletas.match(
+                row.a,
+                row.b,
+                row.games,
+                game=game,
+                seed=row.seed,
+                threads=row.at_once,
+                openings=row.openings,
+                first_game=missing[0],
+                on_game=keep,
+                progress=False,
+                **rules,
+            )
+            if result.interrupted:
+                print("stopped: the time is up; the next run goes on from here", file=sys.stderr)
+                return
+
+
+def table(rows: Iterable[Row], kept: Mapping[str, Mapping[int, float]]) -> str:
+    lines = [
+        "| row | A | B | games | A's score (95% CI) | Elo A - B (95% CI) | command |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for row in rows:
+        games = kept.get(row.id, {})
+        n = len(games)
+        if n == 0:
+            score = difference = "not played yet"
+        else:
+            points = sum(games.values())
+            rate = wilson(points, n)
+            score = f"{rate.rate:.1%} ({rate.low:.1%} .. {rate.high:.1%})"
+            difference = f"{elo(rate.rate):+.0f} ({elo(rate.low):+.0f} .. {elo(rate.high):+.0f})"
+        lines.append(
+            f"| {row.title} | `{row.a}` | `{row.b}` | {n} of {row.games} | {score} | "
+            f"{difference} | `{row.command()}` |"
+        )
+    return "\n".join(lines)
+
+
+def render(rows: Iterable[Row], results: Path, page: Path) -> None:
+    text = page.read_text(encoding="utf-8")
+    if BEGIN not in text or END not in text:
+        raise SystemExit(f"{page} has no strength table markers")
+    before, rest = text.split(BEGIN, 1)
+    _, after = rest.split(END, 1)
+    page.write_text(
+        f"{before}{BEGIN}\n{table(rows, read(results))}\n{END}{after}", encoding="utf-8"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, help="stop playing after this long")
+    parser.add_argument("--render", action="store_true", help="render the table only")
+    args = parser.parse_args(argv)
+    if not args.render:
+        play(ROWS, RESULTS, args.seconds)
+    render(ROWS, RESULTS, PAGE)
+    print(f"rendered the table into {PAGE}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
