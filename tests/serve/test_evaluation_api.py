@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import veletas
 from starlette.testclient import TestClient
 from veletas import games
 from veletas.bots import MctsBot, StopFlag
@@ -143,3 +144,37 @@ def test_a_hint_too_short_to_try_a_move_lists_none(make_client: Any) -> None:
     response = client.post(f"/api/games/{state['id']}/hint", json={})
     assert response.status_code == 200, response.text
     assert response.json()["moves"] == []
+
+
+def test_a_ply_past_the_end_of_a_game_changed_since_is_stale_not_refused(
+    client: TestClient,
+) -> None:
+    state = new_game(client, variant="small", seat="black", iterations=20)
+    game = state["id"]
+
+    def settled() -> Any:
+        s = client.get(f"/api/games/{game}").json()
+        return s if s["view"]["to_act"] != "bot" and not s["thinking"] else None
+
+    # The person moves until the bot has replied.
+    seen, mine = state, 0
+    while len(seen["moves"]) == mine:
+        board = veletas.Board(variant="small")
+        for text in seen["moves"]:
+            board.push_str(text)
+        move = str(next(iter(board.legal_moves)))
+        played = client.post(f"/api/games/{game}/moves", json={"move": move})
+        assert played.status_code == 200, played.text
+        mine += 1
+        seen = wait_until(settled, "the person's turn")
+    version, plies = seen["version"], len(seen["moves"])
+    assert client.post(f"/api/games/{game}/undo", json={}).status_code == 200
+    # The page saw the game at `version`, with its moves; the undo crossed it.
+    answer = client.post(f"/api/games/{game}/evaluation", json={"ply": plies, "version": version})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["stale"] is True
+    # Of the game as it is, the same ply is out of range: refused.
+    now = client.get(f"/api/games/{game}").json()["version"]
+    refused = client.post(f"/api/games/{game}/evaluation", json={"ply": plies, "version": now})
+    assert refused.status_code == 400
+    assert client.post(f"/api/games/{game}/evaluation", json={"ply": plies}).status_code == 400

@@ -369,7 +369,8 @@ def create_app(
         return await session.hint(_ply(body.get("ply")), top)
 
     async def evaluation(request: Request, body: dict[str, Any]) -> Any:
-        return await session_of(request).evaluation(_ply(body.get("ply")))
+        version = _ply(body.get("version"))  # a whole number as a ply is
+        return await session_of(request).evaluation(_ply(body.get("ply")), version)
 
     async def explain(request: Request, body: dict[str, Any]) -> Any:
         session = session_of(request)

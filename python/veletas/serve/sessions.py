@@ -451,9 +451,17 @@ class Session:
             ],
         }
 
-    async def evaluation(self, ply: int | None) -> dict[str, Any]:
+    async def evaluation(self, ply: int | None, version: int | None = None) -> dict[str, Any]:
         """The evaluation of the position after ``ply`` moves (default: all)
-        and the win-chance curve of the game's line, as far as evaluated."""
+        and the win-chance curve of the game's line, as far as evaluated.
+
+        A page asks about the game as it last saw it (its ``version``); a
+        ply past the end of a game that has changed since (an undo on its
+        way meanwhile) is answered ``{"stale": true}``, not refused.
+        """
+        count = len(self.board.move_stack)
+        if version is not None and version != self.version and ply is not None and ply > count:
+            return {"stale": True, "version": self.version}
         board = self.board_at(ply)
         moves = [str(move) for move in self.board.move_stack]
         ply = len(board.move_stack)

@@ -133,8 +133,12 @@ async function evaluate() {
     do {
       page.evaluateAgain = false;
       const game = page.game;
-      const evaluation = await api("POST", gamePath("/evaluation"), { ply: game.view.ply });
-      if (page.game.id === game.id) {
+      const evaluation = await api("POST", gamePath("/evaluation"), {
+        ply: game.view.ply,
+        version: game.version,
+      });
+      // A stale answer (the game changed on its way) waits for the next render.
+      if (page.game.id === game.id && !evaluation.stale) {
         page.evaluation = { ...evaluation, id: game.id };
         renderEvaluation();
       }
@@ -153,8 +157,11 @@ async function evaluateAll() {
     const id = page.game.id;
     for (let ply = 0; ply <= page.game.moves.length && page.game.id === id; ply++) {
       if (page.evaluation && page.evaluation.curve[ply] !== undefined && page.evaluation.curve[ply] !== null) continue;
-      const evaluation = await api("POST", gamePath("/evaluation"), { ply });
-      if (page.game.id !== id) break;
+      const evaluation = await api("POST", gamePath("/evaluation"), {
+        ply,
+        version: page.game.version,
+      });
+      if (page.game.id !== id || evaluation.stale) break;
       page.evaluation = { ...evaluation, id };
       renderEvaluation();
     }
