@@ -76,16 +76,17 @@ def nodes_per_second(board: Any, memory: int) -> float:
     return result.nodes / result.seconds
 
 
-@pytest.mark.parametrize(
-    ("name", "board"),
-    [
-        ("Veletas 7x7", lambda: veletas.Board(variant="small")),
-        ("Meridians 5-6", lambda: meridians.Board(size="5-6")),
-    ],
-)
+BOARDS = {
+    "Veletas 7x7": lambda: veletas.Board(variant="small"),
+    "Meridians 5-6": lambda: meridians.Board(size="5-6"),
+}
+
+
+@pytest.mark.parametrize("name", list(BOARDS), ids=["veletas-7x7", "meridians-5-6"])
 def test_nodes_a_second_with_a_small_and_the_default_table(
-    benchmark: Any, report: Any, name: str, board: Any
+    benchmark: Any, report: Any, name: str
 ) -> None:
+    board = BOARDS[name]
     benchmark.group = "solver nodes"
     benchmark.pedantic(nodes_per_second, args=(board(), 1 << 20), rounds=1)
     report(

@@ -202,6 +202,8 @@ RL = "test_vector_env_against_openspiel"
 RL_MERIDIANS = "test_meridians_vector_env_against_openspiel"
 GYM = "test_gymnasium_wrapper_against_the_raw_env"
 OPPONENT = "test_random_opponent_against_self_play"
+SOLVER = "test_endgames_against_the_plain_minimax"
+NODES = "test_nodes_a_second_with_a_small_and_the_default_table"
 
 FIGURES: dict[str, Measured | Derived] = {
     # The native core against the reference (benches/test_engine.py).
@@ -307,6 +309,32 @@ FIGURES: dict[str, Measured | Derived] = {
         TIME, lambda b: b.info("test_ray_against_one_machine", "seconds to join the cluster")
     ),
     "ray_local_runtime": Measured(TIME, lambda b: b.best("test_starting_a_local_runtime")),
+    # The exact solver (benches/test_solver.py).
+    "solve_endgames": Measured(
+        RATE, lambda b: b.info(SOLVER, "veletas.solve (df-pn, native) positions/s")
+    ),
+    "minimax_endgames": Measured(
+        RATE, lambda b: b.info(SOLVER, "plain minimax (reference engine) positions/s")
+    ),
+    "solve_vs_minimax": Derived(RATIO, "solve_endgames", "minimax_endgames"),
+    "solve_nodes_small_veletas": Measured(
+        RATE, lambda b: b.info(f"{NODES}[veletas-7x7]", "1 MiB table nodes/s")
+    ),
+    "solve_nodes_default_veletas": Measured(
+        RATE, lambda b: b.info(f"{NODES}[veletas-7x7]", "256 MiB table (the default) nodes/s")
+    ),
+    "solve_nodes_veletas_ratio": Derived(
+        RATIO, "solve_nodes_small_veletas", "solve_nodes_default_veletas"
+    ),
+    "solve_nodes_small_meridians": Measured(
+        RATE, lambda b: b.info(f"{NODES}[meridians-5-6]", "1 MiB table nodes/s")
+    ),
+    "solve_nodes_default_meridians": Measured(
+        RATE, lambda b: b.info(f"{NODES}[meridians-5-6]", "256 MiB table (the default) nodes/s")
+    ),
+    "solve_nodes_meridians_ratio": Derived(
+        RATIO, "solve_nodes_small_meridians", "solve_nodes_default_meridians"
+    ),
     # A chunk of CHUNK_SECONDS (veletas.distributed), 2 s, on one thread.
     "chunk_games": Derived(RATE, "micro_1t", None, factor=2.0),
 }

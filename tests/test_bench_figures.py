@@ -132,6 +132,23 @@ def fake_run() -> dict[str, Any]:
                 **{"ms per chunk (fit)": 1.0434, "ms per 1-game chunk": 0.9876},
             ),
             bench("test_starting_a_local_runtime", 7.123),
+            bench(
+                "test_endgames_against_the_plain_minimax",
+                **{
+                    "veletas.solve (df-pn, native) positions/s": 1_885.2,
+                    "plain minimax (reference engine) positions/s": 204.1,
+                },
+            ),
+            *(
+                bench(
+                    f"test_nodes_a_second_with_a_small_and_the_default_table[{name}]",
+                    **{"1 MiB table nodes/s": small, "256 MiB table (the default) nodes/s": big},
+                )
+                for name, small, big in [
+                    ("veletas-7x7", 2_616_764.0, 686_708.0),
+                    ("meridians-5-6", 856_906.0, 116_240.0),
+                ]
+            ),
         ],
     }
 
