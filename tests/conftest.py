@@ -3,6 +3,9 @@
 Every API test takes the ``backend`` fixture: the module that provides
 ``Board`` and ``Move``: the pure-Python reference and the native core.
 
+Tests that need the compiled extension are marked ``native`` (or skip at
+import); where it is not built they skip, saying so.
+
 ``VELETAS_HYPOTHESIS_PROFILE=slow`` runs the property tests with many more
 examples than the default ``fast`` profile.
 """
@@ -10,6 +13,7 @@ examples than the default ``fast`` profile.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 from types import ModuleType
 
@@ -31,8 +35,19 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
+NATIVE_BUILT = importlib.util.find_spec("veletas._veletas") is not None
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.get_closest_marker("native") and not NATIVE_BUILT:
+        pytest.skip("the extension is not built")
+
+
 @pytest.fixture(scope="session", params=list(BACKEND_MODULES))
 def backend(request: pytest.FixtureRequest) -> ModuleType:
     """The module providing ``Board`` and ``Move`` (session-scoped so that
-    Hypothesis tests may use it)."""
+    Hypothesis tests may use it). The native one is skipped where the
+    extension is not built."""
+    if request.param == "rust":
+        pytest.importorskip("veletas._veletas", reason="the extension is not built")
     return importlib.import_module(BACKEND_MODULES[request.param])

@@ -5,6 +5,9 @@ from __future__ import annotations
 from types import ModuleType
 
 import pytest
+
+pytest.importorskip("veletas._veletas", reason="the extension is not built")
+
 import veletas
 from veletas import MctsBot
 

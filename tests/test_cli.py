@@ -163,6 +163,7 @@ def run_cli(*args: str, implementation: str) -> str:
     return result.stdout
 
 
+@pytest.mark.native
 @pytest.mark.parametrize("implementation", ["python", "rust"])
 def test_every_command_runs_on_the_backend_asked_for_and_says_so(implementation: str) -> None:
     fen = "7/2x4/7/1s5/7/o1s2s1/7 b play 3"

@@ -21,6 +21,7 @@ def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
+@pytest.mark.native
 def test_the_default_job_prints_the_summary(capsys: pytest.CaptureFixture[str]) -> None:
     # The default run with fewer games; its other defaults are the real ones.
     assert main(["playout", "--games", "3000"]) == 0
@@ -67,6 +68,7 @@ def test_json_matches_the_library(capsys: pytest.CaptureFixture[str]) -> None:
         assert report[key] == json.loads(json.dumps(expected[key])), key
 
 
+@pytest.mark.native
 def test_threads_do_not_change_the_games(capsys: pytest.CaptureFixture[str]) -> None:
     one = run_json(capsys, "--games", "1500", "--threads", "1", "--seed", "3")
     two = run_json(capsys, "--games", "1500", "--threads", "2", "--seed", "3")

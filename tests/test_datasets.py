@@ -506,6 +506,7 @@ def kill_and_resume(
     return log
 
 
+@pytest.mark.native
 @pytest.mark.parametrize(("game", "games"), [("veletas", 150_000), ("meridians", 100_000)])
 def test_runs_killed_at_random_moments_resume_to_the_same_file(
     tmp_path: Path, game: str, games: int

@@ -240,6 +240,7 @@ def test_cluster_addresses_of_other_scripts_are_refused(port: str) -> None:
         distributed.playouts(10, address=f"127.0.0.1:{port}")
 
 
+@pytest.mark.native
 @pytest.mark.parametrize("digit", [ARABIC_INDIC_SEVEN, FULLWIDTH_SEVEN, SUPERSCRIPT_TWO])
 def test_board_numbers_of_other_scripts_are_refused(digit: str, backend: Any) -> None:
     from veletas._veletas import MeridiansBoard

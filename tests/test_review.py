@@ -13,6 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+pytest.importorskip("veletas._veletas", reason="the extension is not built")
+
 import veletas
 from veletas import games, meridians, records
 from veletas.cli import main

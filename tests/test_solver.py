@@ -7,6 +7,9 @@ import pickle
 from typing import Any
 
 import pytest
+
+pytest.importorskip("veletas._veletas", reason="the extension is not built")
+
 import veletas
 from veletas import MctsBot
 from veletas.errors import InvalidPlayerError

@@ -13,13 +13,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+pytest.importorskip("veletas._veletas", reason="the extension is not built")
+
 import veletas
 from veletas import games, meridians
 from veletas.cli import main
 from veletas.errors import LimitError, ProofError
 from veletas.solving import Proof, solve
-
-pytest.importorskip("veletas._veletas", reason="the solver is in the extension")
 
 # Black, with one claim, wins by shooting onto a7.
 WIN_IN_ONE = "1o5/sx5/xx5/7/3s3/7/1o3oX b play 3"

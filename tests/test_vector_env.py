@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
+pytest.importorskip("veletas._veletas", reason="the extension is not built")
+
 import veletas
 from env_oracle import uniform_masked
 from veletas import VectorEnv

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -66,4 +67,51 @@ def test_the_native_core_tests_skip(tmp_path: Path) -> None:
     assert f"{len(NATIVE_TEST_FILES)} skipped" in output, output
     for name in NATIVE_TEST_FILES:
         assert f"SKIPPED [1] {name}" in output, output
-    assert "could not import 'veletas._veletas'" in output
+    assert "the extension is not built" in output
+
+
+def test_the_whole_suite_collects(tmp_path: Path) -> None:
+    path = package_without_extension(tmp_path)
+    result = run_without_extension(
+        path, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "-rs", "tests"
+    )
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    assert not re.search(r"^ERROR", output, re.MULTILINE), output
+    # The modules that need the extension skip whole, each saying why.
+    assert "SKIPPED [1] tests/test_bots.py" in output, output
+    assert "SKIPPED [1] tests/serve/conftest.py" in output, output
+
+
+@pytest.mark.parametrize(
+    ("arguments", "status"),
+    [
+        (["--help"], 0),
+        (["playout", "--games", "20", "--variant", "small"], 0),
+        (["playout", "--games", "20", "--game", "meridians"], 0),
+        (["perft", "1", "--variant", "small"], 0),
+        (["show", "7/7/7/7/7/7/7 b setup 3"], 0),
+        (["analyse", "7/7/7/7/7/7/7 b setup 3", "--iterations", "10"], 2),
+        (["solve", "7/7/7/7/7/7/7 b setup 3", "--max-nodes", "10"], 2),
+        (["match", "random", "greedy", "--games", "2"], 2),
+    ],
+)
+def test_the_command_line_runs_on_the_reference(
+    tmp_path: Path, arguments: list[str], status: int
+) -> None:
+    path = package_without_extension(tmp_path)
+    result = run_without_extension(path, "-m", "veletas.cli", *arguments)
+    assert result.returncode == status, result.stderr
+    assert "Traceback" not in result.stderr
+    if status:
+        # What needs the extension says so, in one line.
+        assert result.stderr.count("\n") == 1, result.stderr
+        assert "needs the compiled extension" in result.stderr
+
+
+def test_missing_names_what_cannot_be_imported(tmp_path: Path) -> None:
+    path = package_without_extension(tmp_path)
+    code = "from veletas import games; print(games.missing(games.get('meridians')))"
+    result = run_without_extension(path, "-c", code)
+    assert result.returncode == 0, result.stderr
+    assert "bots (the bots of Meridians needs the compiled extension" in result.stdout

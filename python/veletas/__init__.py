@@ -20,7 +20,7 @@ search are native only.
 
 from __future__ import annotations
 
-from veletas._implementation import IMPLEMENTATION, native, version
+from veletas._implementation import IMPLEMENTATION, native, require_native, version
 from veletas.errors import (
     IllegalMoveError,
     InvalidFenError,
@@ -74,10 +74,7 @@ else:
 
     def __getattr__(name: str) -> object:
         if name in _NATIVE_ONLY:
-            raise ImportError(
-                f"veletas.{name} needs the compiled extension veletas._veletas, "
-                "which is not built here; the pure-Python reference has no bots or VectorEnv"
-            )
+            require_native(f"veletas.{name}")  # raises: it is not built
         raise AttributeError(f"module 'veletas' has no attribute {name!r}")
 
 

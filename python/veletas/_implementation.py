@@ -49,6 +49,20 @@ if KERNEL is not None and native is not None:
         _refuse(error)
 
 
+def require_native(user: str) -> ModuleType:
+    """The compiled extension, for ``user`` (a module that cannot work
+    without it).
+
+    :raises ImportError: naming ``user``, where the extension is not built.
+    """
+    if native is None:
+        raise ImportError(
+            f"{user} needs the compiled extension veletas._veletas, which is not built "
+            "here; the pure-Python reference has no bots, solver or VectorEnv"
+        )
+    return native
+
+
 def version() -> str:
     """The version of veletas: the compiled extension's where it is built,
     else the installed package's."""

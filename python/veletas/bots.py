@@ -35,8 +35,18 @@ import time
 from collections.abc import Callable
 from typing import Any, ClassVar, Protocol
 
-from veletas import _veletas, games
-from veletas.limits import check_iterations, check_seconds, check_threads, check_tree_nodes
+from veletas import games
+from veletas._implementation import require_native
+from veletas.limits import (
+    DEFAULT_SECONDS,
+    check_iterations,
+    check_seconds,
+    check_threads,
+    check_tree_nodes,
+)
+
+require_native("veletas.bots")
+from veletas import _veletas  # noqa: E402  (after the check: its error names the user)
 
 __all__ = [
     "ALGORITHMS",
@@ -54,9 +64,6 @@ __all__ = [
 StopFlag = _veletas.StopFlag
 """A flag that ends a search early when it is raised from another thread
 (``set()``; also ``clear()`` and ``is_set()``, as ``threading.Event``)."""
-
-DEFAULT_SECONDS = 1.0
-"""The thinking time of :class:`MctsBot` per move when no budget is given."""
 
 _SEED_LIMIT = 1 << 64
 

@@ -24,6 +24,7 @@ from veletas._checks import integer
 from veletas.errors import LimitError
 
 __all__ = [
+    "DEFAULT_SECONDS",
     "MAX_ENVS",
     "MAX_GAMES",
     "MAX_ITERATIONS",
@@ -68,6 +69,9 @@ MAX_ENVS = 100_000
 """The most games of one vector env: its observation buffers take about 8 KB
 an env in the standard game, 800 MB at this limit."""
 
+
+DEFAULT_SECONDS = 1.0
+"""The thinking time of a bot per move when no budget is given."""
 
 MIN_SECONDS = 1e-6
 """The shortest search budget in seconds: a microsecond. A search this short

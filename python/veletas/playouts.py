@@ -549,8 +549,9 @@ class PlayoutJob:
     """Threads to play on; None for every core."""
     record: bool
     """Whether to keep every game's moves."""
-    backend: str = "rust"
-    """``"rust"`` (the native core) or ``"python"`` (the reference, one thread)."""
+    backend: str = IMPLEMENTATION
+    """``"rust"`` (the native core) or ``"python"`` (the reference, one
+    thread); by default the implementation in use."""
     game: str = "veletas"
     """The game: ``"veletas"`` or ``"meridians"``."""
 

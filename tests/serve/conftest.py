@@ -27,6 +27,9 @@ if os.environ.get("VELETAS_REQUIRE_BROWSER") != "1":
     pytest.importorskip("starlette", reason="the serve extra is not installed")
 
 from starlette.testclient import TestClient
+
+pytest.importorskip("veletas._veletas", reason="the extension is not built")
+
 from veletas.serve import Settings, create_app
 
 ORIGIN = "http://127.0.0.1:8000"

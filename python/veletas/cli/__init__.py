@@ -12,6 +12,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from veletas import _implementation
 from veletas._implementation import IMPLEMENTATION, version
 from veletas.errors import VeletasError
 
@@ -93,6 +94,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()  # so that a closed pipe shows here, not at exit
         return status
     except VeletasError as error:
+        print(f"veletas: error: {error}", file=sys.stderr)
+        return 2
+    except ImportError as error:
+        if _implementation.native is not None:
+            raise  # a broken installation, not a missing extension: the traceback says where
         print(f"veletas: error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

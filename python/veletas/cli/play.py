@@ -6,9 +6,10 @@ import argparse
 import sys
 from typing import Any
 
-from veletas import bots, games, records
+from veletas import games, records
 from veletas.cli import draw, options, saving
 from veletas.errors import IllegalMoveError, InvalidMoveError
+from veletas.limits import DEFAULT_SECONDS
 
 BOTS = ("mcts", "greedy", "random")
 
@@ -28,8 +29,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--seconds",
         type=options.seconds,
-        default=bots.DEFAULT_SECONDS,
-        help=f"the mcts bot's thinking time per move (default {bots.DEFAULT_SECONDS})",
+        default=DEFAULT_SECONDS,
+        help=f"the mcts bot's thinking time per move (default {DEFAULT_SECONDS})",
     )
     parser.add_argument(
         "--threads", type=options.positive, default=1, help="the mcts bot's threads (default 1)"
@@ -56,6 +57,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def make_bot(kind: str, seconds: float, threads: int, seed: int) -> Any:
+    from veletas import bots  # the bots need the extension; the rest of the command does not
+
     if kind == "mcts":
         return bots.MctsBot(seconds=seconds, threads=threads, seed=seed)
     if kind == "greedy":

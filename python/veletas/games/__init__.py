@@ -425,13 +425,18 @@ def members(protocol: type) -> list[str]:
 
 def missing(game: Game) -> list[str]:
     """What the room of ``game`` lacks of the contract, as ``module.member``
-    (empty for a room that provides it all)."""
+    or ``module``, or ``module (why)`` for one that cannot be imported here
+    (its bots without the compiled extension); empty for a room that
+    provides it all."""
     lacking: list[str] = []
     for module, protocol in PROTOCOLS.items():
         try:
             room = game.room(module)
         except ModuleNotFoundError:
             lacking.append(module)
+            continue
+        except ImportError as error:  # the module is there, but what it needs is not
+            lacking.append(f"{module} ({error})")
             continue
         lacking.extend(f"{module}.{name}" for name in members(protocol) if not hasattr(room, name))
     return lacking

@@ -8,7 +8,7 @@ import importlib
 import pytest
 
 MODULES = [
-    "veletas.meridians",
+    pytest.param("veletas.meridians", marks=pytest.mark.native),
     "veletas.games.meridians.playouts",
     "veletas.games.meridians.types",
     "veletas.games.meridians.encoding",

@@ -21,6 +21,7 @@ def last_position(text: str) -> str:
     return POSITION.findall(text)[-1]
 
 
+@pytest.mark.native
 @pytest.mark.parametrize("pie", [False, True])
 def test_a_whole_game_against_a_bot_through_a_terminal(tmp_path, pie: bool) -> None:
     """Second seat against the random bot: a typo, (with the pie rule, the
@@ -81,6 +82,7 @@ def test_a_whole_game_against_a_bot_through_a_terminal(tmp_path, pie: bool) -> N
     assert record.result == ("1-0" if winner == meridians.Color.LIGHT else "0-1")
 
 
+@pytest.mark.native
 def test_two_bots_play_and_the_record_replays(tmp_path, capsys) -> None:
     save = tmp_path / "bots.txt"
     args = ["play", "--game", "meridians", "--size", "5-6", "--bot", "greedy"]

@@ -66,6 +66,7 @@ def test_playouts_play_under_the_option(policy: str) -> None:
         veletas.playouts(1, start=veletas.Board(FEN), claimed_shooters_block=True)
 
 
+@pytest.mark.native
 def test_decision_states_envs_and_openspiel_keep_the_option() -> None:
     board = veletas.Board(FEN, claimed_shooters_block=True)
     state = veletas.DecisionState(board)

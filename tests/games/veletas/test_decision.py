@@ -136,6 +136,7 @@ def test_illegal_actions_change_nothing() -> None:
         state.actions_of(Move.parse("a1-a2/a3"))
 
 
+@pytest.mark.native
 def test_swap_and_seats() -> None:
     board = Board("7/7/7/7/2s4/7/x6 w pie 3")
     state = DecisionState(board)

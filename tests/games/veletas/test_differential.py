@@ -37,7 +37,7 @@ from hypothesis import strategies as st
 from veletas import IllegalMoveError, Piece
 from veletas.games.veletas.types import VARIANTS, shooter_count_problem
 
-native = pytest.importorskip("veletas._veletas")
+native = pytest.importorskip("veletas._veletas", reason="the extension is not built")
 
 RULE_OPTIONS = [
     pytest.param("perimeter", False, False, id="perimeter+pass"),

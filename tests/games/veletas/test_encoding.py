@@ -419,6 +419,7 @@ def vector_env_games(env: veletas.VectorEnv) -> list[list[int]]:
     return games
 
 
+@pytest.mark.native
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize(("setup_rule", "shooters_block"), RULE_OPTIONS)
 def test_random_agent_plays_the_micro_games(
@@ -459,6 +460,7 @@ def test_random_game_from_a_start() -> None:
     assert len(start.move_stack) == 3
 
 
+@pytest.mark.native
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize(("setup_rule", "shooters_block"), RULE_OPTIONS)
 def test_random_agent_and_vector_env_play_the_playout_games(

@@ -21,7 +21,7 @@ import veletas.reference
 from hypothesis import given
 from hypothesis import strategies as st
 
-native = pytest.importorskip("veletas._veletas")
+native = pytest.importorskip("veletas._veletas", reason="the extension is not built")
 
 PLAY_FEN = "7/2x4/7/1s5/7/o1s2s1/7 b play 3"
 STANDARD_PLAY_FEN = "8x1/10/1o5xx1/o3x1o3/2ssx2s2/os1o4x1/1sx6s/2o7/6ox2/s9 w play 7"

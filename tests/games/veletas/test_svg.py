@@ -49,6 +49,7 @@ def centre_of(element: ET.Element) -> tuple[float, float]:
     return float(element.get("cx")), float(element.get("cy"))
 
 
+@pytest.mark.native
 def test_every_piece_is_drawn_once_with_its_class(backend: ModuleType) -> None:
     boards = random_boards(backend)
     assert any(board.claims.black + board.claims.white > 0 for board in boards)
@@ -232,6 +233,7 @@ def test_boards_draw_themselves_in_notebooks(backend: ModuleType) -> None:
     assert root.find(f"{NS}title").text == board.fen()
 
 
+@pytest.mark.native
 def test_every_square_is_an_element_named_by_data_square(backend: ModuleType) -> None:
     for board in random_boards(backend)[::5]:
         for flipped in (False, True):

@@ -6,6 +6,9 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
+
+pytest.importorskip("veletas._veletas", reason="the extension is not built")
+
 import veletas
 from env_oracle import Oracle, uniform_masked
 from rl_games import RULE_OPTIONS, VARIANTS, new_board

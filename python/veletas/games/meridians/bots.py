@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from veletas import _veletas
+from veletas._implementation import require_native
+
+require_native("the bots of Meridians")
+from veletas import _veletas  # noqa: E402  (after the check: its error names the user)
 
 __all__ = ["greedy_move", "mcts_player", "move_type", "random_move", "solve"]
 

@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from veletas import _implementation
 from veletas import games as _games
 from veletas.errors import IllegalMoveError, InvalidRulesError
 from veletas.games.meridians.types import Color, Phase, Rules, check_pie, check_size, point_name
@@ -525,6 +526,4 @@ def vector_env_type() -> Any:
 
     :raises ImportError: where the extension is not built.
     """
-    from veletas import _veletas
-
-    return _veletas.MeridiansVectorEnv
+    return _implementation.require_native("VectorEnv").MeridiansVectorEnv

@@ -19,7 +19,7 @@ import numpy as np
 
 from veletas import games as _games
 from veletas._checks import count
-from veletas._implementation import IMPLEMENTATION
+from veletas._implementation import IMPLEMENTATION, require_native
 from veletas.errors import DatasetError, InvalidRulesError
 from veletas.games.meridians.reference.playouts import KEEP, SWAP, run_games
 from veletas.games.meridians.types import Rules, point_name
@@ -60,9 +60,7 @@ MOVE_CODES = "int16: point rank * 14 + file, -1 swap, -2 keep"
 def engine(backend: str) -> Any:
     """The module of the engine ``backend`` names: ``Board`` and ``Move``."""
     if backend == "rust":
-        from veletas import _veletas
-
-        return _Native(_veletas)
+        return _Native(require_native("the rust backend"))
     return _games.get(GAME).reference()
 
 
@@ -83,7 +81,7 @@ def make_job(
     threads: object = None,
     policy: object = "uniform",
     record: object = False,
-    backend: str = "rust",
+    backend: str = IMPLEMENTATION,
 ) -> PlayoutJob:
     """The checked job of :func:`veletas.meridians.playouts`.
 

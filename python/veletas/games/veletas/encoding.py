@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from veletas import _implementation
 from veletas import games as _games
 from veletas.errors import IllegalMoveError
 from veletas.games.veletas.types import Phase, Rules, square_name
@@ -310,17 +311,14 @@ def vector_env_type() -> Any:
 
     :raises ImportError: where the extension is not built.
     """
-    from veletas import _veletas
-
-    return _veletas.VectorEnv
+    return _implementation.require_native("VectorEnv").VectorEnv
 
 
 def _move_type(board: Board) -> Any:
     """The ``Move`` class of the backend ``board`` belongs to."""
-    from veletas import _veletas
-
-    if isinstance(board, _veletas.Board):
-        return _veletas.Move
+    native = _implementation.native
+    if native is not None and isinstance(board, native.Board):
+        return native.Move
     return _games.get("veletas").reference().Move
 
 

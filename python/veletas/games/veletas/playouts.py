@@ -16,7 +16,7 @@ import numpy as np
 
 from veletas import _checks
 from veletas import games as _games
-from veletas._implementation import IMPLEMENTATION
+from veletas._implementation import IMPLEMENTATION, require_native
 from veletas.errors import DatasetError, InvalidRulesError
 from veletas.games.veletas.reference.playouts import (
     KIND_SHOOTER,
@@ -73,9 +73,7 @@ _CODE_DTYPE = np.dtype(">i4")  # a move's four int8 fields, read as one big-endi
 def engine(backend: str) -> Any:
     """The module of the engine ``backend`` names: ``Board`` and ``Move``."""
     if backend == "rust":
-        from veletas import _veletas
-
-        return _veletas
+        return require_native("the rust backend")
     return _games.get(GAME).reference()
 
 
@@ -92,7 +90,7 @@ def make_job(
     threads: object = None,
     policy: object = "micro",
     record: object = False,
-    backend: str = "rust",
+    backend: str = IMPLEMENTATION,
 ) -> PlayoutJob:
     """The checked job of :func:`veletas.playouts` (all but ``n_games``), with
     the start position resolved.
