@@ -1,0 +1,127 @@
+//! Counts the work of the exact solver on a fixed suite of endgames: the
+//! positions `--left` decisions before the end of seeded random games, each
+//! solved with a fresh table of `--table-kib` KiB and at most `--max-nodes`
+//! nodes (expansions). It prints, per game, the values found, the nodes and
+//! the time. The nodes and values
+//! are the same on every run for the same arguments: compare them before and
+//! after a change of the search.
+//!
+//! `cargo bench --bench solver` (release profile). Optional arguments:
+//! `--game veletas|meridians` (default both), `--count N` endgames
+//! (default 40), `--left L` decisions (default 8 for Veletas, 2 for
+//! Meridians 5-6), `--size N` of the Veletas board (default 6, with 3
+//! shooters), `--table-kib K` (default 1024; small tables show how a
+//! full table thrashes), `--max-nodes N` a solve (default 2,000,000; a
+//! solve that reaches it counts as unknown). Run without `--bench` (as by `cargo test
+//! --benches`), it solves 4 endgames a game.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use _veletas::game::{Game, random_action};
+use _veletas::rng::Rng;
+use _veletas::solver::{Limits, Solvable, Solver, Value};
+use _veletas::{meridians, veletas};
+
+fn main() {
+    let mut games = Vec::new();
+    let (mut count, mut left, mut table_kib, mut timing) = (None, None, 1024, false);
+    let (mut size, mut max_nodes) = (6, 2_000_000);
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--bench" => timing = true,
+            "--game" => games.push(value::<String>(&mut args, "--game veletas|meridians")),
+            "--count" => count = Some(value(&mut args, "--count N")),
+            "--left" => left = Some(value(&mut args, "--left L")),
+            "--size" => size = value(&mut args, "--size N"),
+            "--table-kib" => table_kib = value(&mut args, "--table-kib K"),
+            "--max-nodes" => max_nodes = value(&mut args, "--max-nodes N"),
+            _ => {}
+        }
+    }
+    let count = count.unwrap_or(if timing { 40 } else { 4 });
+    if games.is_empty() {
+        games = vec!["veletas".to_owned(), "meridians".to_owned()];
+    }
+    for game in &games {
+        let line = match game.as_str() {
+            "veletas" => {
+                use veletas::{DecisionState, Lines, Position, Rules, SetupRule};
+                let rules = Rules::new(size, 3, SetupRule::Perimeter, Lines::ShootersPass)
+                    .expect("--size N: a board of 5 to 12 with 3 shooters");
+                let start = DecisionState::new(Position::new(rules));
+                run(&start, count, left.unwrap_or(8), table_kib, max_nodes)
+            }
+            "meridians" => {
+                use meridians::{DecisionState, Position, Size};
+                let size = "5-6".parse::<Size>().expect("5-6 is a size");
+                run(
+                    &DecisionState::new(Position::new(size)),
+                    count,
+                    left.unwrap_or(2),
+                    table_kib,
+                    max_nodes,
+                )
+            }
+            other => panic!("no game {other}"),
+        };
+        println!("{game}: {line}");
+    }
+}
+
+/// Solves `count` endgames from `start`, each `left` decisions before the
+/// end of a seeded random game; returns the summary line.
+fn run<G: Solvable>(
+    start: &G,
+    count: u64,
+    left: usize,
+    table_kib: usize,
+    max_nodes: u64,
+) -> String {
+    let limits = Limits {
+        table_bytes: table_kib << 10,
+        max_nodes: Some(max_nodes),
+        ..Limits::default()
+    };
+    let never = AtomicBool::new(false);
+    let (mut wins, mut unknown, mut nodes) = (0, 0, 0);
+    let clock = Instant::now();
+    for seed in 0..count {
+        let state = near_end(start, seed, left);
+        let outcome = Solver::new(limits.table_bytes).solve(&state, &limits, &never, &mut |_| {});
+        wins += u64::from(outcome.value == Value::Win);
+        unknown += u64::from(outcome.value == Value::Unknown);
+        nodes += outcome.nodes;
+    }
+    let seconds = clock.elapsed().as_secs_f64();
+    #[allow(clippy::cast_precision_loss)] // far below 2**52
+    let rate = nodes as f64 / seconds;
+    format!(
+        "{count} endgames, {left} decisions left, table {table_kib} KiB: \
+         {wins} won by the seat to act, {unknown} unknown after {max_nodes} nodes, {nodes} nodes, {seconds:.3} s, {rate:.0} nodes/s"
+    )
+}
+
+/// The position `left` decisions before the end of the random game of `seed`
+/// from `start`.
+fn near_end<G: Game>(start: &G, seed: u64, left: usize) -> G {
+    let mut rng = Rng::for_game(seed, 0);
+    let mut line = Vec::new();
+    let mut state = start.clone();
+    while let Some(action) = random_action(&state, &mut rng) {
+        line.push(action);
+        state.apply(action);
+    }
+    let mut state = start.clone();
+    for &action in &line[..line.len().saturating_sub(left)] {
+        state.apply(action);
+    }
+    state
+}
+
+fn value<T: std::str::FromStr>(args: &mut impl Iterator<Item = String>, usage: &str) -> T {
+    args.next()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("usage: {usage}"))
+}
