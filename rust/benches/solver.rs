@@ -11,7 +11,8 @@
 //! (default 40), `--left L` decisions (default 8 for Veletas, 2 for
 //! Meridians 5-6), `--size N` of the Veletas board (default 6, with 3
 //! shooters), `--table-kib K` (default 1024; small tables show how a
-//! full table thrashes), `--max-nodes N` a solve (default 2,000,000; a
+//! full table thrashes), `--no-symmetries` (a position and its images
+//! under the board's symmetries no longer share an entry), `--max-nodes N` a solve (default 2,000,000; a
 //! solve that reaches it counts as unknown). Run without `--bench` (as by `cargo test
 //! --benches`), it solves 4 endgames a game.
 
@@ -26,11 +27,12 @@ use _veletas::{meridians, veletas};
 fn main() {
     let mut games = Vec::new();
     let (mut count, mut left, mut table_kib, mut timing) = (None, None, 1024, false);
-    let (mut size, mut max_nodes) = (6, 2_000_000);
+    let (mut size, mut max_nodes, mut symmetries) = (6, 2_000_000, true);
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--bench" => timing = true,
+            "--no-symmetries" => symmetries = false,
             "--game" => games.push(value::<String>(&mut args, "--game veletas|meridians")),
             "--count" => count = Some(value(&mut args, "--count N")),
             "--left" => left = Some(value(&mut args, "--left L")),
@@ -51,7 +53,14 @@ fn main() {
                 let rules = Rules::new(size, 3, SetupRule::Perimeter, Lines::ShootersPass)
                     .expect("--size N: a board of 5 to 12 with 3 shooters");
                 let start = DecisionState::new(Position::new(rules));
-                run(&start, count, left.unwrap_or(8), table_kib, max_nodes)
+                run(
+                    &start,
+                    count,
+                    left.unwrap_or(8),
+                    table_kib,
+                    max_nodes,
+                    symmetries,
+                )
             }
             "meridians" => {
                 use meridians::{DecisionState, Position, Size};
@@ -62,6 +71,7 @@ fn main() {
                     left.unwrap_or(2),
                     table_kib,
                     max_nodes,
+                    symmetries,
                 )
             }
             other => panic!("no game {other}"),
@@ -78,10 +88,12 @@ fn run<G: Solvable>(
     left: usize,
     table_kib: usize,
     max_nodes: u64,
+    symmetries: bool,
 ) -> String {
     let limits = Limits {
         table_bytes: table_kib << 10,
         max_nodes: Some(max_nodes),
+        symmetries,
         ..Limits::default()
     };
     let never = AtomicBool::new(false);
@@ -99,7 +111,7 @@ fn run<G: Solvable>(
     let rate = nodes as f64 / seconds;
     format!(
         "{count} endgames, {left} decisions left, table {table_kib} KiB: \
-         {wins} won by the seat to act, {unknown} unknown after {max_nodes} nodes, {nodes} nodes, {seconds:.3} s, {rate:.0} nodes/s"
+         symmetries {symmetries}: {wins} won by the seat to act, {unknown} unknown after {max_nodes} nodes, {nodes} nodes, {seconds:.3} s, {rate:.0} nodes/s"
     )
 }
 

@@ -8,8 +8,10 @@
 //! seat to act there (Meridians' rule; in Veletas only hand-made positions
 //! have one).
 //!
-//! The table stores each position whole ([`Solvable`] asks for `Eq`), so a
-//! hash collision can only cost a lookup, never make a wrong proof. A full
+//! The table stores each position whole (as [`Solvable::key`] writes it), so
+//! a hash collision can only cost a lookup, never make a wrong proof. With
+//! [`Limits::symmetries`], a position and its images under the board's
+//! symmetries share one entry. A full
 //! bucket replaces the entry that took the least work. A position repeated
 //! on the current path (possible in Meridians, whose removals take stones
 //! away) counts as not won by the prover: a proof never relies on a cycle,
@@ -22,10 +24,19 @@ use std::time::{Duration, Instant};
 use crate::game::{Action, ActionSet, Game};
 
 /// What the solver needs of a game beyond [`Game`]: whole states to compare,
-/// a hash to find them by, and the game's knowledge where it helps.
+/// a hash to find them by, the board's symmetries, and the game's knowledge
+/// where it helps.
 pub trait Solvable: Game + Copy + Eq + std::hash::Hash {
-    /// A hash of the whole state (a Zobrist key mixed with the rest).
-    fn solver_hash(&self) -> u64;
+    /// What the table files a state under: the whole state, or all that
+    /// tells it from the other states of one solve.
+    type Key: Copy + Eq;
+
+    /// The key of the state; with `symmetric`, one key for the state and its
+    /// images under the board's symmetries (which have its value).
+    fn key(&self, symmetric: bool) -> Self::Key;
+
+    /// A hash of a key, whose low bits pick the table's bucket.
+    fn key_hash(key: &Self::Key) -> u64;
 
     /// Whether a position can repeat in a game: then the path is watched.
     const MAY_REPEAT: bool = true;
@@ -57,6 +68,9 @@ pub struct Limits {
     pub time: Option<Duration>,
     /// The memory of the transposition table, in bytes.
     pub table_bytes: usize,
+    /// Whether a position and its images under the board's symmetries share
+    /// the table's entry.
+    pub symmetries: bool,
 }
 
 impl Default for Limits {
@@ -65,6 +79,7 @@ impl Default for Limits {
             max_nodes: None,
             time: None,
             table_bytes: 256 << 20,
+            symmetries: true,
         }
     }
 }
@@ -142,8 +157,8 @@ fn beyond(second: u32) -> u32 {
 }
 
 #[derive(Clone, Copy)]
-struct Entry<G> {
-    state: G,
+struct Entry<K> {
+    key: K,
     pn: u32,
     dn: u32,
     work: u64,
@@ -152,8 +167,8 @@ struct Entry<G> {
 /// The transposition table: buckets of [`WAYS`] entries, the whole state in
 /// each. It starts small and doubles when a bucket overflows, up to the
 /// memory it was given, so that a small solve does not pay for a big table.
-struct Table<G> {
-    slots: Vec<Option<Entry<G>>>,
+struct Table<G: Solvable> {
+    slots: Vec<Option<Entry<G::Key>>>,
     mask: usize,
     len: usize,
     /// The most buckets the memory allows.
@@ -167,7 +182,7 @@ const FIRST_BUCKETS: usize = 1 << 12;
 
 impl<G: Solvable> Table<G> {
     fn new(bytes: usize) -> Table<G> {
-        let entry = std::mem::size_of::<Option<Entry<G>>>().max(1);
+        let entry = std::mem::size_of::<Option<Entry<G::Key>>>().max(1);
         let buckets = (bytes / entry / WAYS).max(1);
         // A power of two, so a hash's low bits pick the bucket.
         let max_buckets = if buckets.is_power_of_two() {
@@ -186,7 +201,7 @@ impl<G: Solvable> Table<G> {
 
     /// The memory the table may grow to, in bytes.
     fn capacity_bytes(&self) -> usize {
-        self.max_buckets * WAYS * std::mem::size_of::<Option<Entry<G>>>()
+        self.max_buckets * WAYS * std::mem::size_of::<Option<Entry<G::Key>>>()
     }
 
     /// Doubles the buckets, the entries moved to theirs.
@@ -197,8 +212,8 @@ impl<G: Solvable> Table<G> {
         self.len = 0;
         for entry in old.into_iter().flatten() {
             self.put(
-                &entry.state,
-                entry.state.solver_hash(),
+                &entry.key,
+                G::key_hash(&entry.key),
                 entry.pn,
                 entry.dn,
                 entry.work,
@@ -211,23 +226,23 @@ impl<G: Solvable> Table<G> {
         (hash as usize & self.mask) * WAYS
     }
 
-    fn get(&self, state: &G, hash: u64) -> Option<(u32, u32)> {
+    fn get(&self, key: &G::Key, hash: u64) -> Option<(u32, u32)> {
         let start = self.bucket(hash);
         self.slots[start..start + WAYS]
             .iter()
             .flatten()
-            .find(|e| e.state == *state)
+            .find(|e| e.key == *key)
             .map(|e| (e.pn, e.dn))
     }
 
-    fn put(&mut self, state: &G, hash: u64, pn: u32, dn: u32, work: u64) {
+    fn put(&mut self, key: &G::Key, hash: u64, pn: u32, dn: u32, work: u64) {
         // A full bucket doubles the table while the memory allows, so that
         // nothing is evicted before the table has its whole size.
         while self.mask + 1 < self.max_buckets {
             let start = self.bucket(hash);
             let full = self.slots[start..start + WAYS]
                 .iter()
-                .all(|slot| slot.as_ref().is_some_and(|e| e.state != *state));
+                .all(|slot| slot.as_ref().is_some_and(|e| e.key != *key));
             if !full {
                 break;
             }
@@ -239,7 +254,7 @@ impl<G: Solvable> Table<G> {
         let mut least = u64::MAX;
         for (i, slot) in bucket.iter().enumerate() {
             match slot {
-                Some(e) if e.state == *state => {
+                Some(e) if e.key == *key => {
                     victim = i;
                     break;
                 }
@@ -264,7 +279,7 @@ impl<G: Solvable> Table<G> {
             self.len += 1;
         }
         bucket[victim] = Some(Entry {
-            state: *state,
+            key: *key,
             pn,
             dn,
             work,
@@ -272,10 +287,17 @@ impl<G: Solvable> Table<G> {
     }
 }
 
-struct Child<G> {
+/// A state's key in the table, with its hash.
+#[derive(Clone, Copy)]
+struct Filed<K> {
+    key: K,
+    hash: u64,
+}
+
+struct Child<G: Solvable> {
     action: Action,
     state: G,
-    hash: u64,
+    filed: Filed<G::Key>,
     pn: u32,
     dn: u32,
 }
@@ -290,6 +312,7 @@ pub struct Solver<G: Solvable> {
     started: Instant,
     last_report: Instant,
     aborted: bool,
+    symmetric: bool,
     path: Vec<G>,
 }
 
@@ -306,6 +329,7 @@ impl<G: Solvable> Solver<G> {
             started: now,
             last_report: now,
             aborted: false,
+            symmetric: Limits::default().symmetries,
             path: Vec::new(),
         }
     }
@@ -325,10 +349,10 @@ impl<G: Solvable> Solver<G> {
         progress: &mut dyn FnMut(&Progress),
     ) -> Outcome {
         self.reset(state.seat_to_act(), limits);
-        let hash = state.solver_hash();
-        let (mut pn, mut dn) = self.evaluate(state, hash);
+        let filed = self.filed(state);
+        let (mut pn, mut dn) = self.evaluate(state, &filed);
         while pn != 0 && dn != 0 && !self.aborted {
-            (pn, dn) = self.mid(state, hash, INF, INF, stop, progress);
+            (pn, dn) = self.mid(state, &filed, INF, INF, stop, progress);
         }
         let value = match (pn, dn) {
             (0, _) => Value::Win,
@@ -347,11 +371,13 @@ impl<G: Solvable> Solver<G> {
     }
 
     fn reset(&mut self, prover: usize, limits: &Limits) {
-        if prover != self.prover {
-            // The table's numbers are for the old prover.
+        if prover != self.prover || limits.symmetries != self.symmetric {
+            // The table's numbers are for the old prover, or its keys of the
+            // other kind.
             self.table = Table::new(self.table.capacity_bytes());
         }
         self.prover = prover;
+        self.symmetric = limits.symmetries;
         self.nodes = 0;
         self.limit = limits.max_nodes.unwrap_or(u64::MAX);
         self.started = Instant::now();
@@ -361,9 +387,19 @@ impl<G: Solvable> Solver<G> {
         self.path.clear();
     }
 
+    /// The table's key of `state` and its hash.
+    #[inline]
+    fn filed(&self, state: &G) -> Filed<G::Key> {
+        let key = state.key(self.symmetric);
+        Filed {
+            key,
+            hash: G::key_hash(&key),
+        }
+    }
+
     /// The numbers of a state not expanded here: the end of the game, the
     /// table's, or (1, 1).
-    fn evaluate(&self, state: &G, hash: u64) -> (u32, u32) {
+    fn evaluate(&self, state: &G, filed: &Filed<G::Key>) -> (u32, u32) {
         if let Some(seat) = state.winner() {
             return if seat == self.prover {
                 (0, INF)
@@ -374,7 +410,7 @@ impl<G: Solvable> Solver<G> {
         if G::MAY_REPEAT && self.path.contains(state) {
             return (INF, 0);
         }
-        self.table.get(state, hash).unwrap_or((1, 1))
+        self.table.get(&filed.key, filed.hash).unwrap_or((1, 1))
     }
 
     fn out_of_budget(&mut self, stop: &AtomicBool, progress: &mut dyn FnMut(&Progress)) -> bool {
@@ -408,12 +444,12 @@ impl<G: Solvable> Solver<G> {
             .map(|action| {
                 let mut child = *state;
                 child.apply(action);
-                let hash = child.solver_hash();
-                let (pn, dn) = self.evaluate(&child, hash);
+                let filed = self.filed(&child);
+                let (pn, dn) = self.evaluate(&child, &filed);
                 Child {
                     action,
                     state: child,
-                    hash,
+                    filed,
                     pn,
                     dn,
                 }
@@ -427,7 +463,7 @@ impl<G: Solvable> Solver<G> {
     fn mid(
         &mut self,
         state: &G,
-        hash: u64,
+        filed: &Filed<G::Key>,
         th_pn: u32,
         th_dn: u32,
         stop: &AtomicBool,
@@ -436,7 +472,7 @@ impl<G: Solvable> Solver<G> {
         self.nodes += 1;
         if self.out_of_budget(stop, progress) {
             self.aborted = true;
-            return self.evaluate(state, hash);
+            return self.evaluate(state, filed);
         }
         let start = self.nodes;
         let or = state.seat_to_act() == self.prover;
@@ -444,7 +480,8 @@ impl<G: Solvable> Solver<G> {
         loop {
             let (pn, dn) = numbers(&children, or);
             if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 || self.aborted {
-                self.table.put(state, hash, pn, dn, self.nodes - start + 1);
+                self.table
+                    .put(&filed.key, filed.hash, pn, dn, self.nodes - start + 1);
                 return (pn, dn);
             }
             let (best, second) = select(&children, or);
@@ -460,11 +497,11 @@ impl<G: Solvable> Solver<G> {
                     th_dn.min(beyond(second)),
                 )
             };
-            let (next, next_hash) = (child.state, child.hash);
+            let (next, next_filed) = (child.state, child.filed);
             if G::MAY_REPEAT {
                 self.path.push(*state);
             }
-            let (npn, ndn) = self.mid(&next, next_hash, c_pn, c_dn, stop, progress);
+            let (npn, ndn) = self.mid(&next, &next_filed, c_pn, c_dn, stop, progress);
             if G::MAY_REPEAT {
                 self.path.pop();
             }
@@ -476,15 +513,15 @@ impl<G: Solvable> Solver<G> {
     /// Settles `state` if the table lost it (a full table replaces
     /// entries), with no budget: it was settled before.
     fn settle(&mut self, state: &G) -> (u32, u32) {
-        let hash = state.solver_hash();
+        let filed = self.filed(state);
         let never = AtomicBool::new(false);
         let (limit, deadline) = (self.limit, self.deadline);
         self.limit = u64::MAX;
         self.deadline = None;
         self.aborted = false;
-        let mut numbers = self.evaluate(state, hash);
+        let mut numbers = self.evaluate(state, &filed);
         while numbers.0 != 0 && numbers.1 != 0 {
-            numbers = self.mid(state, hash, INF, INF, &never, &mut |_| {});
+            numbers = self.mid(state, &filed, INF, INF, &never, &mut |_| {});
         }
         (self.limit, self.deadline) = (limit, deadline);
         numbers
@@ -593,8 +630,7 @@ impl<G: Solvable> Solver<G> {
     }
 
     fn settle_if_known(&mut self, state: &G) -> Option<(u32, u32)> {
-        let hash = state.solver_hash();
-        let known = self.evaluate(state, hash);
+        let known = self.evaluate(state, &self.filed(state));
         let settled = |n: (u32, u32)| n.0 == 0 || n.1 == 0;
         if settled(known) {
             return Some(known);
@@ -605,7 +641,7 @@ impl<G: Solvable> Solver<G> {
 
 /// A node's numbers from its children's.
 #[inline]
-fn numbers<G>(children: &[Child<G>], or: bool) -> (u32, u32) {
+fn numbers<G: Solvable>(children: &[Child<G>], or: bool) -> (u32, u32) {
     let (mut min, mut sum) = (INF, 0);
     for c in children {
         let (m, s) = if or { (c.pn, c.dn) } else { (c.dn, c.pn) };
@@ -618,7 +654,7 @@ fn numbers<G>(children: &[Child<G>], or: bool) -> (u32, u32) {
 /// The child to search (the least proof number at an OR node, disproof
 /// number at an AND node, the first of equals) and the second least.
 #[inline]
-fn select<G>(children: &[Child<G>], or: bool) -> (usize, u32) {
+fn select<G: Solvable>(children: &[Child<G>], or: bool) -> (usize, u32) {
     let (mut best, mut first, mut second) = (0, INF, INF);
     for (i, c) in children.iter().enumerate() {
         let n = if or { c.pn } else { c.dn };
@@ -793,7 +829,8 @@ mod tests {
             while let Some(action) = crate::game::random_action(&state, &mut rng) {
                 Game::apply(&mut state, action);
                 let pn = stored.len() as u32;
-                table.put(&state, state.solver_hash(), pn + 1, 7, 1);
+                let key = state.key(false);
+                table.put(&key, DecisionState::key_hash(&key), pn + 1, 7, 1);
                 stored.push((state, pn + 1));
             }
         }
@@ -805,7 +842,8 @@ mod tests {
         }
         let mut found = 0;
         for (state, pn) in &latest {
-            if let Some(numbers) = table.get(state, state.solver_hash()) {
+            let key = state.key(false);
+            if let Some(numbers) = table.get(&key, DecisionState::key_hash(&key)) {
                 assert_eq!(numbers, (*pn, 7));
                 found += 1;
             }

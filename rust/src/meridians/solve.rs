@@ -5,11 +5,19 @@ use super::decision::DecisionState;
 use crate::solver::Solvable;
 
 impl Solvable for DecisionState {
+    type Key = DecisionState;
+
+    /// The state itself: the hexagon's symmetries are not folded in yet.
     #[inline]
-    fn solver_hash(&self) -> u64 {
+    fn key(&self, _symmetric: bool) -> DecisionState {
+        *self
+    }
+
+    #[inline]
+    fn key_hash(key: &DecisionState) -> u64 {
         // The swap changes the seats, not the board: a key of its own.
-        self.position().zobrist()
-            ^ if self.swapped() {
+        key.position().zobrist()
+            ^ if key.swapped() {
                 0x9e37_79b9_7f4a_7c15
             } else {
                 0

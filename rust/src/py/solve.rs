@@ -64,6 +64,7 @@ where
         max_nodes,
         time,
         table_bytes: memory,
+        ..Limits::default()
     };
     let stop = stop.map_or_else(|| Arc::new(AtomicBool::new(false)), |s| s.shared());
     let failure: Mutex<Option<PyErr>> = Mutex::new(None);

@@ -33,6 +33,7 @@ pub mod position;
 pub mod rules;
 pub mod solve;
 pub mod square;
+pub mod symmetry;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
