@@ -60,6 +60,9 @@ def test_not_a_board_is_a_type_error(bot: object) -> None:
         ({"seed": 1 << 64}, "seed must be in"),
         ({"exploration": -0.1}, "exploration must be 0 or more"),
         ({"max_nodes": 0}, "max_nodes must be 1 to 2,147,483,648, not 0"),
+        ({"solve_share": -0.1}, "solve_share must be a number of 0 to 1, got -0.1"),
+        ({"solve_share": 1.5}, "solve_share must be a number of 0 to 1, got 1.5"),
+        ({"solve_share": float("nan")}, "solve_share must be a number of 0 to 1, got nan"),
     ],
 )
 def test_bad_mcts_arguments_are_refused(kwargs: dict, message: str) -> None:
@@ -101,6 +104,37 @@ def test_bots_take_the_winning_claim(backend: ModuleType, bot: object) -> None:
     board = backend.Board(WIN_IN_ONE)
     board.push(bot.choose(board))
     assert board.winner == veletas.BLACK
+
+
+# White, to act with 17 empty squares left, has a win that the exact solver
+# proves in 284 positions.
+WON_BY_WHITE = "2osxo1/1xox1xo/1x1xo1x/oxx1ooo/3oos1/1xxxxo1/xxXoo2 w play 3"
+
+
+def test_mcts_plays_the_win_that_the_exact_solver_proves_first() -> None:
+    # Within a tenth of 5,000 playouts (the default share) the solver proves
+    # the win and no playout is run; within a twentieth it does not, and the
+    # tree search plays as without it.
+    for share, proven in [(None, True), (0.1, True), (0.05, False), (0, False)]:
+        board = veletas.Board(WON_BY_WHITE)
+        bot = MctsBot(iterations=5000, seed=4, solve_share=share)
+        board.push(bot.choose(board))
+        assert bot.last_search is not None
+        assert (bot.last_search.iterations == 0) == proven, share
+        if proven:
+            assert bot.last_search.value == 1.0
+            assert veletas.solve(board).value == "loss", "the move played wins"
+        # The analysis lists the move choose plays, proven.
+        analysis = MctsBot(iterations=5000, seed=4, solve_share=share).analyse(
+            veletas.Board(WON_BY_WHITE)
+        )
+        assert analysis.moves[0].move == board.peek()
+        assert analysis.moves[0].proven == "win" or not proven
+    # Far from the end the solver is not asked: the whole budget is the tree's.
+    bot = MctsBot(iterations=5000, seed=4, solve_share=0.5)
+    bot.choose(veletas.Board(MIDGAME))
+    assert bot.last_search is not None
+    assert bot.last_search.iterations >= 5000 * 3 // 4
 
 
 def test_mcts_reports_its_search_and_reuses_its_tree() -> None:

@@ -580,7 +580,8 @@ class MctsPlayer:
 
     :raises ValueError: for an ``algorithm`` other than ``"mcts"`` (the
         solver) and ``"uct"`` (plain UCT), ``threads`` or ``max_nodes`` of 0,
-        or a negative or non-finite ``exploration``.
+        a negative or non-finite ``exploration``, or a ``solve_share``
+        outside 0 .. 1.
     """
 
     def __new__(
@@ -591,6 +592,7 @@ class MctsPlayer:
         seed: int = 0,
         exploration: float = 0.7,
         max_nodes: int = 8000000,
+        solve_share: float = 0.1,
     ) -> MctsPlayer: ...
     def choose(
         self,
@@ -821,6 +823,7 @@ class MeridiansMctsPlayer:
         seed: int = 0,
         exploration: float = 1.4,
         max_nodes: int = 8000000,
+        solve_share: float = 0.1,
     ) -> MeridiansMctsPlayer: ...
     def choose(
         self,

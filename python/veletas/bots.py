@@ -51,6 +51,7 @@ from veletas import _veletas  # noqa: E402  (after the check: its error names th
 __all__ = [
     "ALGORITHMS",
     "DEFAULT_SECONDS",
+    "DEFAULT_SOLVE_SHARE",
     "Analysis",
     "Bot",
     "GreedyBot",
@@ -60,6 +61,10 @@ __all__ = [
     "SearchInfo",
     "StopFlag",
 ]
+
+DEFAULT_SOLVE_SHARE = 0.1
+"""The share of each move's budget that :class:`MctsBot` gives the exact
+solver first (its ``solve_share``), as measured in ``docs/bots.md``."""
 
 StopFlag = _veletas.StopFlag
 """A flag that ends a search early when it is raised from another thread
@@ -274,10 +279,16 @@ class MctsBot:
         default 8 million); a full tree stops growing and keeps refining
         its statistics.
     :param algorithm: ``"mcts"`` (the default) or ``"uct"``, see above.
+    :param solve_share: with ``"mcts"``, the share of each move's budget
+        that the exact solver (:func:`veletas.solve`) gets first, its nodes
+        counted as playouts: a win it proves is played, and the tree search
+        gets the rest of the budget otherwise (default
+        :data:`DEFAULT_SOLVE_SHARE`; 0 turns it off; ``docs/bots.md``).
     :raises ValueError: for an unknown ``algorithm``, a budget outside the
         limits of :mod:`veletas.limits` (a :class:`~veletas.errors.LimitError`),
         ``threads`` below 1, a seed outside 0 .. 2**64 - 1, a negative
-        exploration constant or ``max_nodes`` below 1.
+        exploration constant, ``max_nodes`` below 1 or a ``solve_share``
+        outside 0 .. 1.
 
     The bot keeps its search trees from one move to the next: when it is
     asked about a position that its tree already explored (its own last move
@@ -298,6 +309,7 @@ class MctsBot:
     seed: int
     exploration: float | None
     algorithm: str
+    solve_share: float | None
     last_search: SearchInfo | None
     _players: dict[str, Any]
     _kwargs: dict[str, Any]
@@ -311,6 +323,7 @@ class MctsBot:
         exploration: float | None = None,
         max_nodes: int | None = None,
         algorithm: str = "mcts",
+        solve_share: float | None = None,
     ) -> None:
         if algorithm not in ALGORITHMS:
             raise ValueError(f"algorithm must be 'mcts' or 'uct', got {algorithm!r}")
@@ -336,6 +349,10 @@ class MctsBot:
             kwargs["exploration"] = float(exploration)
         if max_nodes is not None:
             kwargs["max_nodes"] = check_tree_nodes(max_nodes)
+        if solve_share is not None:
+            if not (isinstance(solve_share, numbers.Real) and 0 <= solve_share <= 1):
+                raise ValueError(f"solve_share must be a number of 0 to 1, got {solve_share!r}")
+            kwargs["solve_share"] = float(solve_share)
         if seconds is None and iterations is None:
             seconds = DEFAULT_SECONDS
         self.seconds = None if seconds is None else float(seconds)
@@ -344,6 +361,7 @@ class MctsBot:
         self.seed = kwargs["seed"]
         self.exploration = exploration
         self.algorithm = algorithm
+        self.solve_share = None if solve_share is None else float(solve_share)
         self._kwargs = kwargs
         self._players = {}
         self.last_search = None
@@ -446,8 +464,9 @@ class MctsBot:
             self.threads,
             self.seed,
             self.exploration,
-            None,
+            self._kwargs.get("max_nodes"),
             self.algorithm,
+            self.solve_share,
         )
 
     def __repr__(self) -> str:
@@ -459,4 +478,6 @@ class MctsBot:
         extra = "" if self.exploration is None else f", exploration={self.exploration!r}"
         if self.algorithm != "mcts":
             extra += f", algorithm={self.algorithm!r}"
+        if self.solve_share is not None:
+            extra += f", solve_share={self.solve_share!r}"
         return f"MctsBot({', '.join(budget)}, threads={self.threads}, seed={self.seed}{extra})"

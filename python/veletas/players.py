@@ -27,7 +27,7 @@ solver), ``uct`` plain UCT, the fixed baseline."""
 SEARCHES = ("mcts", "uct")
 """The kinds that are a :class:`veletas.MctsBot` and take options."""
 
-MCTS_OPTIONS = ("iterations", "seconds", "exploration", "threads")
+MCTS_OPTIONS = ("iterations", "seconds", "exploration", "threads", "solve_share")
 """The options of ``mcts:`` and ``uct:``, in the order a spec is written."""
 
 SEED_LIMIT = 1 << 64
@@ -86,6 +86,9 @@ class BotSpec(Player):
     """The MCTS exploration constant; None for the bot's default."""
     threads: int | None = None
     """The MCTS search threads; None for one."""
+    solve_share: float | None = None
+    """``mcts`` only: the share of each move's budget for the exact solver;
+    None for the bot's default."""
 
     @classmethod
     def parse(cls, spec: str) -> BotSpec:
@@ -94,8 +97,9 @@ class BotSpec(Player):
         ``iterations`` (a whole number of 1 to
         :data:`~veletas.limits.MAX_ITERATIONS`), ``seconds`` (within
         :data:`~veletas.limits.MIN_SECONDS` .. :data:`~veletas.limits.MAX_SECONDS`),
-        ``exploration`` (0 or more) and ``threads`` (1 or more). ``mcts``
-        alone thinks one second a move.
+        ``exploration`` (0 or more), ``threads`` (1 or more) and, for
+        ``mcts``, ``solve_share`` (0 to 1). ``mcts`` alone thinks one second
+        a move.
 
         :raises InvalidPlayerError: naming the spec and what is wrong with it.
         :raises TypeError: if ``spec`` is not a str.
@@ -125,6 +129,10 @@ class BotSpec(Player):
                 )
             if key in options:
                 raise InvalidPlayerError(f"player {spec!r}: {key} is given twice")
+            if key == "solve_share" and kind == "uct":
+                raise InvalidPlayerError(
+                    f"player {spec!r}: uct, the fixed baseline, takes no solve_share"
+                )
             options[key] = _option(spec, key, value)
         return cls(kind, **options)
 
@@ -152,6 +160,7 @@ class BotSpec(Player):
             exploration=self.exploration,
             threads=self.threads or 1,
             algorithm=self.kind,
+            solve_share=self.solve_share,
         )
 
     def check(self, board: Any) -> None:
@@ -202,6 +211,10 @@ def _option(spec: str, key: str, value: str) -> int | float:
         raise InvalidPlayerError(
             f"player {spec!r}: seconds must be a number of {MIN_SECONDS:g} to "
             f"{MAX_SECONDS:g}, not {value!r}"
+        )
+    if key == "solve_share" and not 0 <= real <= 1:
+        raise InvalidPlayerError(
+            f"player {spec!r}: solve_share must be a number of 0 to 1, not {value!r}"
         )
     if key == "exploration" and not (math.isfinite(real) and real >= 0):
         raise InvalidPlayerError(

@@ -48,6 +48,10 @@ use crate::rng::Rng;
 /// A full tree stops growing and keeps refining its statistics.
 pub const DEFAULT_MAX_NODES: usize = 8_000_000;
 
+/// The share of a move's budget that the exact solver gets first
+/// ([`Config::solve_share`]).
+pub const DEFAULT_SOLVE_SHARE: f64 = 0.1;
+
 /// Which search runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Algorithm {
@@ -92,6 +96,11 @@ pub struct Config {
     pub seed: u64,
     /// The most nodes one tree may hold.
     pub max_nodes: usize,
+    /// The share of a move's budget that the exact solver
+    /// ([`crate::solver`]) gets first, with [`Algorithm::Solver`], in
+    /// [`crate::player::MctsPlayer`]: a win it proves is played, and the
+    /// tree search gets the rest otherwise. 0 turns it off.
+    pub solve_share: f64,
 }
 
 impl Config {
@@ -104,6 +113,7 @@ impl Config {
             threads: 1,
             seed: 0,
             max_nodes: DEFAULT_MAX_NODES,
+            solve_share: DEFAULT_SOLVE_SHARE,
         }
     }
 }

@@ -3,13 +3,18 @@
 //! from one move to the next.
 //!
 //! The search ([`crate::mcts`]) works on decisions; what a game adds is how
-//! its decisions make a turn ([`Turns`]).
+//! its decisions make a turn ([`Turns`]). With the MCTS solver, the exact
+//! solver ([`crate::solver`]) gets a share of each move's budget first, and
+//! a win it proves is played: near the end of a game it proves what the
+//! tree would take many playouts to find.
 
 use std::fmt;
 use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 use crate::game::{Action, ActionSet, Game};
-use crate::mcts::{Budget, Config, Mcts, SearchInfo};
+use crate::mcts::{Algorithm, Budget, Config, LineStats, Mcts, SearchInfo};
+use crate::solver::{Limits, Solvable, Solver, Value};
 
 /// How a game's decisions make its turns: what the turn-level player needs
 /// beyond [`Game`]. The states are plain values, copied into the trees.
@@ -149,7 +154,7 @@ fn search_turn<G: Turns>(
     state: G,
     budget: Budget,
     stop: &AtomicBool,
-) -> (Vec<Action>, Vec<SearchInfo>) {
+) -> TurnSearch {
     let mut left = 1.0;
     let mut actions = Vec::new();
     let mut searches = Vec::new();
@@ -175,6 +180,63 @@ fn search_turn<G: Turns>(
     }
 }
 
+/// The decisions taken in a turn and the searches that chose them.
+type TurnSearch = (Vec<Action>, Vec<SearchInfo>);
+
+/// The table of the exact solver that a move's search asks first: it
+/// starts small and grows only as far as the solve needs.
+const SOLVE_TABLE_BYTES: usize = 64 << 20;
+
+/// A win that the exact solver proves for the seat to act at `state` (the
+/// start of a turn, with at most [`Solvable::SOLVE_AT_EMPTY`] empty cells)
+/// within `share` of `budget` (iterations count as solver nodes, which cost
+/// about as much): the decisions of the winning move, each with what it
+/// reports as its search, and the budget left for the tree search.
+fn proven_win<G: Turns + Solvable>(
+    state: &G,
+    budget: Budget,
+    share: f64,
+    stop: &AtomicBool,
+) -> (Option<TurnSearch>, Budget) {
+    if share <= 0.0
+        || (budget.iterations.is_none() && budget.time.is_none())
+        || state.empty_cells() > G::SOLVE_AT_EMPTY
+    {
+        return (None, budget);
+    }
+    let started = Instant::now();
+    let part = budget.scaled(share);
+    let limits = Limits {
+        max_nodes: part.iterations,
+        time: part.time,
+        table_bytes: SOLVE_TABLE_BYTES,
+        ..Limits::default()
+    };
+    let mut solver = Solver::new(limits.table_bytes);
+    let outcome = solver.solve(state, &limits, stop, &mut |_| {});
+    let left = Budget {
+        iterations: budget.scaled(1.0 - share).iterations,
+        time: budget.time.map(|t| t.saturating_sub(started.elapsed())),
+    };
+    if outcome.value != Value::Win {
+        return (None, left);
+    }
+    let line = solver.winning_line(state, G::starts_turn);
+    let elapsed = started.elapsed();
+    let searches = line
+        .iter()
+        .map(|&action| SearchInfo {
+            best_action: Some(action),
+            value: 1.0,
+            iterations: 0,
+            elapsed: elapsed / line.len() as u32,
+            nodes: 0,
+            solved: true,
+        })
+        .collect();
+    (Some((line, searches)), left)
+}
+
 /// The Monte Carlo tree search player: searches each decision of a turn and
 /// keeps its trees from one move to the next.
 #[derive(Clone, Debug)]
@@ -183,7 +245,7 @@ pub struct MctsPlayer<G> {
     search: Option<Mcts<G>>,
 }
 
-impl<G: Turns> MctsPlayer<G> {
+impl<G: Turns + Solvable> MctsPlayer<G> {
     /// A player with this search configuration.
     pub const fn new(config: Config) -> MctsPlayer<G> {
         MctsPlayer {
@@ -220,8 +282,10 @@ impl<G: Turns> MctsPlayer<G> {
             return None;
         }
         let reused = self.set_root(&state);
+        let (proven, budget) = self.ask_solver(&state, budget, stop);
         let search = self.search.as_mut().expect("set_root made one");
-        let (actions, searches) = search_turn(search, state, budget, stop);
+        let (actions, searches) =
+            proven.unwrap_or_else(|| search_turn(search, state, budget, stop));
         for &action in &actions {
             search.advance(action);
         }
@@ -251,21 +315,43 @@ impl<G: Turns> MctsPlayer<G> {
             return None;
         }
         self.set_root(&state);
+        let (proven, budget) = self.ask_solver(&state, budget, stop);
         let search = self.search.as_mut().expect("set_root made one");
-        let (played, searches) = search_turn(search, state, budget, stop);
+        // The tree is searched all the same, for the other moves.
+        let (searched, searches) = search_turn(search, state, budget, stop);
+        let played = proven.as_ref().map_or(searched, |(line, _)| line.clone());
         let mut lines = search.lines(G::TURN_DECISIONS, G::starts_turn);
+        let index = lines.iter().position(|line| line.actions == played);
         // A search stopped before it went through the move it would play
-        // (by the clock or the stop flag) knows no move to recommend.
-        let (first, line) =
-            if let Some(index) = lines.iter().position(|line| line.actions == played) {
-                let mut line = played;
-                let rest = PV_DECISIONS.saturating_sub(line.len());
-                line.extend(search.principal_variation_from(&line, rest));
-                (Some(lines.remove(index)), line)
-            } else {
+        // (by the clock or the stop flag) knows no move to recommend; a
+        // move the exact solver proved is known all the same.
+        let first = match (index, proven.is_some()) {
+            (Some(index), proven) => {
+                let mut first = lines.remove(index);
+                if proven {
+                    (first.value, first.proven) = (1.0, Some(true));
+                }
+                Some(first)
+            }
+            (None, true) => Some(LineStats {
+                actions: played.clone(),
+                visits: 0,
+                value: 1.0,
+                proven: Some(true),
+            }),
+            (None, false) => {
                 lines.clear();
-                (None, Vec::new())
-            };
+                None
+            }
+        };
+        let line = if first.is_some() {
+            let mut line = played;
+            let rest = PV_DECISIONS.saturating_sub(line.len());
+            line.extend(search.principal_variation_from(&line, rest));
+            line
+        } else {
+            Vec::new()
+        };
         Some(Analysis {
             moves: first
                 .into_iter()
@@ -284,6 +370,21 @@ impl<G: Turns> MctsPlayer<G> {
             visits: search.root_visits(),
             searches,
         })
+    }
+
+    /// The exact solver's proven win at `state` within its share of
+    /// `budget` (with the MCTS solver), and the budget left.
+    fn ask_solver(
+        &self,
+        state: &G,
+        budget: Budget,
+        stop: &AtomicBool,
+    ) -> (Option<TurnSearch>, Budget) {
+        if self.config.algorithm == Algorithm::Solver {
+            proven_win(state, budget, self.config.solve_share, stop)
+        } else {
+            (None, budget)
+        }
     }
 
     /// Roots the search at `state`, keeping the statistics of the trees

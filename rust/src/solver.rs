@@ -41,6 +41,16 @@ pub trait Solvable: Game + Copy + Eq + std::hash::Hash {
     /// Whether a position can repeat in a game: then the path is watched.
     const MAY_REPEAT: bool = true;
 
+    /// The most empty cells at which the search player
+    /// ([`crate::player::MctsPlayer`]) asks the solver first: where a solve
+    /// of its share of a move's budget mostly settles, as measured
+    /// (docs/bots.md).
+    const SOLVE_AT_EMPTY: u32;
+
+    /// The empty cells of the board (squares, points): how much is left to
+    /// play, roughly.
+    fn empty_cells(&self) -> u32;
+
     /// Puts the most promising actions of the seat to act first (ties keep
     /// the given order); the default keeps the ascending id order.
     fn order_actions(&self, actions: &mut Vec<Action>) {

@@ -35,6 +35,9 @@ players:
                                   Veletas)
     threads=T                     T search threads (default 1; above 1 not
                                   reproducible)
+    solve_share=F                 mcts only: the share F (0 to 1) of each move's
+                                  budget that the exact solver gets first; a win
+                                  it proves is played (default 0.1; 0: off)
 
 examples:
   veletas match mcts:iterations=2000 random --games 200 --variant small

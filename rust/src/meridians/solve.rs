@@ -7,6 +7,13 @@ use crate::solver::Solvable;
 impl Solvable for DecisionState {
     type Key = DecisionState;
 
+    const SOLVE_AT_EMPTY: u32 = 24;
+
+    #[inline]
+    fn empty_cells(&self) -> u32 {
+        self.position().empty().count()
+    }
+
     /// The state itself: the hexagon's symmetries are not folded in yet.
     #[inline]
     fn key(&self, _symmetric: bool) -> DecisionState {

@@ -54,6 +54,7 @@ pub fn search_config(
     seed: u64,
     exploration: f64,
     max_nodes: usize,
+    solve_share: f64,
 ) -> PyResult<Config> {
     let Some(algorithm) = Algorithm::from_name(algorithm) else {
         return Err(PyValueError::new_err(format!(
@@ -78,12 +79,18 @@ pub fn search_config(
             "max_nodes must be 1 to {MAX_TREE_NODES}, not {max_nodes}"
         )));
     }
+    if !(0.0..=1.0).contains(&solve_share) {
+        return Err(PyValueError::new_err(format!(
+            "solve_share must be a number of 0 to 1, got {solve_share}"
+        )));
+    }
     Ok(Config {
         algorithm,
         exploration,
         threads,
         seed,
         max_nodes,
+        solve_share,
     })
 }
 

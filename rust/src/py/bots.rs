@@ -16,6 +16,7 @@ use crate::mcts::Budget;
 use crate::player::{MctsPlayer, Turns};
 use crate::py::args::{search_budget, search_config};
 use crate::py::stop::PyStopFlag;
+use crate::solver::Solvable;
 
 /// What a search reports: the move, the iterations, the estimated chance of
 /// winning, whether earlier statistics were reused, and the nodes held.
@@ -27,12 +28,13 @@ pub type Choice = (String, u64, f64, bool, usize);
 pub type Analysed = (Vec<(String, u64, f64, Option<bool>)>, u64, u64, Vec<String>);
 
 /// A player of `G` for the arguments of the Python constructor.
-pub fn new_player<G: Turns>(
+pub fn new_player<G: Turns + Solvable>(
     algorithm: &str,
     threads: usize,
     seed: u64,
     exploration: f64,
     max_nodes: usize,
+    solve_share: f64,
 ) -> PyResult<MctsPlayer<G>> {
     Ok(MctsPlayer::new(search_config(
         algorithm,
@@ -40,6 +42,7 @@ pub fn new_player<G: Turns>(
         seed,
         exploration,
         max_nodes,
+        solve_share,
     )?))
 }
 
@@ -55,7 +58,7 @@ fn budget_and_stop(
 }
 
 /// [`MctsPlayer::choose_until`] of `state`, without the GIL.
-pub fn choose<G: Turns>(
+pub fn choose<G: Turns + Solvable>(
     py: Python<'_>,
     player: &mut MctsPlayer<G>,
     state: G,
@@ -78,7 +81,7 @@ pub fn choose<G: Turns>(
 
 /// [`MctsPlayer::analyse`] of `state`, without the GIL.
 #[allow(clippy::too_many_arguments)]
-pub fn analyse<G: Turns>(
+pub fn analyse<G: Turns + Solvable>(
     py: Python<'_>,
     player: &mut MctsPlayer<G>,
     state: G,
@@ -132,6 +135,7 @@ macro_rules! mcts_player_class {
                 seed = 0,
                 exploration = <$state as $crate::game::Game>::EXPLORATION,
                 max_nodes = $crate::mcts::DEFAULT_MAX_NODES,
+                solve_share = $crate::mcts::DEFAULT_SOLVE_SHARE,
             ))]
             fn new(
                 algorithm: &str,
@@ -139,10 +143,16 @@ macro_rules! mcts_player_class {
                 seed: u64,
                 exploration: f64,
                 max_nodes: usize,
+                solve_share: f64,
             ) -> pyo3::PyResult<PyMctsPlayer> {
                 Ok(PyMctsPlayer {
                     player: $crate::py::bots::new_player(
-                        algorithm, threads, seed, exploration, max_nodes,
+                        algorithm,
+                        threads,
+                        seed,
+                        exploration,
+                        max_nodes,
+                        solve_share,
                     )?,
                 })
             }

@@ -14,7 +14,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
 use crate::game::Game;
-use crate::mcts::{Algorithm, Config, DEFAULT_MAX_NODES};
+use crate::mcts::{Algorithm, Config, DEFAULT_MAX_NODES, DEFAULT_SOLVE_SHARE};
 use crate::py::args::search_budget;
 use crate::py::errors::{IllegalMoveError, InvalidFenError};
 use crate::rng::Rng;
@@ -566,6 +566,7 @@ pub fn opponent_arg<G: Game>(
                     threads: 1,
                     seed: 0,
                     max_nodes: DEFAULT_MAX_NODES,
+                    solve_share: DEFAULT_SOLVE_SHARE,
                 },
                 budget: search_budget(iterations, seconds)?,
             }

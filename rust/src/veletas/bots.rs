@@ -333,13 +333,21 @@ mod tests {
                 let analysis = MctsPlayer::new(config)
                     .analyse(DecisionState::new(pos), budget, &never, 40)
                     .unwrap();
-                let played = MctsPlayer::new(config)
+                let info = MctsPlayer::new(config)
                     .choose(DecisionState::new(pos), budget)
-                    .unwrap()
-                    .chosen;
+                    .unwrap();
+                let played = info.chosen;
                 assert_eq!(analysis.moves[0].chosen, played, "{fen} seed {seed}");
                 assert_eq!(analysis.principal_variation[0], played);
-                assert_eq!(analysis.iterations(), iterations);
+                // On 5x5 the exact solver had its share first, in vain.
+                let asked = algorithm == Algorithm::Solver && fen.starts_with('s');
+                let searched = if asked {
+                    iterations * 9 / 10
+                } else {
+                    iterations
+                };
+                assert_eq!(analysis.iterations(), searched);
+                assert_eq!(info.iterations(), searched);
             }
         }
     }

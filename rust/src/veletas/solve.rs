@@ -105,6 +105,13 @@ impl Solvable for DecisionState {
     /// Every turn adds a stone: no position comes back.
     const MAY_REPEAT: bool = false;
 
+    const SOLVE_AT_EMPTY: u32 = 24;
+
+    #[inline]
+    fn empty_cells(&self) -> u32 {
+        self.position().empty().count()
+    }
+
     fn key(&self, symmetric: bool) -> Key {
         let position = self.position();
         let sets = [
