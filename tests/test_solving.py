@@ -113,7 +113,8 @@ def test_the_value_is_the_minimax_value_and_every_proof_checks(kind: str) -> Non
             expected = minimax_winner(reference, swapped, [4_000])
         except TooBig:
             continue
-        result = solve(board, proof=True, memory=SMALL)
+        # Every other position on two threads, the first decisions shared.
+        result = solve(board, proof=True, memory=SMALL, threads=1 + compared % 2)
         to_act = games.game_of(board).match.seat_to_act(board, swapped)
         assert result.value == ("win" if expected == to_act else "loss"), board.fen()
         if result.value == "win":
@@ -219,6 +220,8 @@ def test_the_budget_can_run_out() -> None:
         ({"memory": 1 << 60}, LimitError, "half of this machine's memory"),
         ({"proof": "yes"}, TypeError, "proof must be a bool"),
         ({"progress": 3}, TypeError, "progress must be callable"),
+        ({"threads": 0}, LimitError, "threads must be 1 to 256, not 0"),
+        ({"threads": 1.5}, TypeError, "threads"),
     ],
 )
 def test_bad_arguments_are_refused_by_name(
@@ -226,6 +229,33 @@ def test_bad_arguments_are_refused_by_name(
 ) -> None:
     with pytest.raises(error, match=message):
         solve(veletas.Board(WIN_IN_ONE), **options)
+
+
+def test_two_threads_find_the_values_of_one_and_proofs_that_check() -> None:
+    # Near the ends of random 6x6 games: wins, losses and unknowns alike.
+    values = []
+    for board in endgames("veletas 6x6/3", 12, seed=9):
+        one = solve(board, memory=SMALL, max_nodes=200_000)
+        two = solve(board, memory=SMALL, max_nodes=200_000, threads=2, proof=True)
+        if "unknown" in (one.value, two.value):
+            continue
+        assert two.value == one.value, board.fen()
+        if two.value == "win":
+            assert two.proof is not None
+            two.proof.check(board)
+            assert two.proof.to_dict()["move"] == str(two.move)
+        values.append(two.value)
+    assert {"win", "loss"} <= set(values)
+
+
+def test_a_budget_stops_every_thread() -> None:
+    board = veletas.Board(variant="small")
+    board.push_str("*c3")
+    result = solve(board, max_nodes=500, threads=2)
+    assert (result.value, result.move) == ("unknown", None)
+    # Each thread may pass the budget by what it searched since it last
+    # looked.
+    assert 500 <= result.nodes <= 1000
 
 
 def test_a_finished_game_is_refused() -> None:

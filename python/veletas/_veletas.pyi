@@ -681,6 +681,7 @@ def solve(
     proof: bool = False,
     stop: StopFlag | None = None,
     progress: Callable[[int, float, int], object] | None = None,
+    threads: int = 1,
 ) -> _Solved:
     """Solves ``fen`` exactly without the GIL: ``(value, move, nodes,
     seconds, proof_size, proof)`` (see ``veletas.solve``)."""
@@ -995,6 +996,7 @@ def meridians_solve(
     proof: bool = False,
     stop: StopFlag | None = None,
     progress: Callable[[int, float, int], object] | None = None,
+    threads: int = 1,
 ) -> _Solved: ...
 def meridians_playouts(
     fen: str,

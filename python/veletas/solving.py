@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from veletas import games
+from veletas._background import interruptible
 from veletas.bots import StopFlag, _move, _position
 from veletas.errors import ProofError
 from veletas.limits import (
@@ -30,6 +30,7 @@ from veletas.limits import (
     check_seconds,
     check_solve_nodes,
     check_solver_memory,
+    check_threads,
 )
 
 __all__ = ["VALUES", "Proof", "SolveResult", "solve"]
@@ -252,6 +253,7 @@ def solve(
     memory: int | None = None,
     proof: bool = False,
     progress: Progress | None = None,
+    threads: int = 1,
 ) -> SolveResult:
     """Solve the position of ``board`` (of either game and engine) exactly,
     for the player to act: a depth-first proof-number search in the native
@@ -260,7 +262,13 @@ def solve(
     :param seconds: the most wall-clock time (default: no limit).
     :param max_nodes: the most positions to expand (default: no limit).
     :param memory: the table's memory in bytes (default
-        :data:`~veletas.limits.SOLVER_MEMORY`, at most half the machine's).
+        :data:`~veletas.limits.SOLVER_MEMORY`, at most half the machine's),
+        shared among the threads.
+    :param threads: the threads that search (1 to
+        :data:`~veletas.limits.MAX_THREADS`): each takes one of the first
+        decisions open to the player at a time, with a table of its own; the
+        first proven win ends the solve. A loss, where every decision must
+        be refuted, gains the most.
     :param proof: also return the proof of a win (:class:`Proof`).
     :param progress: ``progress(nodes, seconds, table_entries)``, called
         every second or so of a long solve.
@@ -273,6 +281,7 @@ def solve(
     if max_nodes is not None:
         max_nodes = check_solve_nodes(max_nodes)
     memory = check_solver_memory(SOLVER_MEMORY if memory is None else memory)
+    threads = check_threads(threads)
     if not isinstance(proof, bool):
         raise TypeError(f"proof must be a bool, not {type(proof).__name__}")
     if progress is not None and not callable(progress):
@@ -293,9 +302,10 @@ def solve(
             proof=proof,
             stop=stop,
             progress=progress,
+            threads=threads,
         )
 
-    value, move, nodes, elapsed, size, entries = _interruptible(work, stop)
+    value, move, nodes, elapsed, size, entries = interruptible(work, stop)
     return SolveResult(
         value=value,
         move=None if move is None else _move(board, move),
@@ -304,29 +314,3 @@ def solve(
         proof_size=size,
         proof=None if entries is None else Proof._from_entries(entries),
     )
-
-
-def _interruptible(work: Callable[[], Any], stop: StopFlag) -> Any:
-    """``work()`` in a thread, so that Ctrl-C here raises ``stop`` and,
-    once the work has ended, ``KeyboardInterrupt``."""
-    found: list[Any] = []
-    failed: list[BaseException] = []
-
-    def target() -> None:
-        try:
-            found.append(work())
-        except BaseException as error:  # handed to the calling thread
-            failed.append(error)
-
-    thread = threading.Thread(target=target, daemon=True)
-    thread.start()
-    try:
-        while thread.is_alive():
-            thread.join(0.1)
-    except KeyboardInterrupt:
-        stop.set()
-        thread.join()
-        raise
-    if failed:
-        raise failed[0]
-    return found[0]

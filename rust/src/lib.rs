@@ -13,7 +13,8 @@
 //! - [`crew`]: helper threads that stay awake between short parallel loops.
 //! - [`mcts`]: Monte Carlo tree search over any [`game::Game`].
 //! - [`player`]: the turn-level search player of any game ([`player::Turns`]).
-//! - [`solver`]: an exact solver (df-pn) of any [`game::Game`].
+//! - [`solver`]: an exact solver (df-pn) of any [`game::Game`];
+//!   [`solver_threads`] runs it on several threads.
 //! - [`playout`]: batches of random games, reproducible on any number of threads.
 //!
 //! # Features
@@ -33,6 +34,7 @@ pub mod proof;
 mod quote;
 pub mod rng;
 pub mod solver;
+pub mod solver_threads;
 pub mod vector_env;
 pub mod veletas;
 

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import threading
-import time
 from typing import Any
 
 from veletas import games
@@ -134,34 +132,16 @@ def _in_background(work: Any, limit: float | None) -> Any:
     """``work(stop)`` in a thread, so that Ctrl-C here stops the search; a
     line on stderr every :data:`~veletas.cli.progress.LINE_SECONDS` says how
     far a long search is."""
+    from veletas._background import interruptible
     from veletas.bots import StopFlag
 
     stop = StopFlag()
-    found: list[Any] = []
-    failed: list[BaseException] = []
+    shown = [0.0]
 
-    def target() -> None:
-        try:
-            found.append(work(stop))
-        except BaseException as error:  # handed to the main thread
-            failed.append(error)
+    def say(seconds: float) -> None:
+        if seconds - shown[0] >= LINE_SECONDS:
+            shown[0] = seconds
+            of = f" of {limit:g}" if limit is not None else ""
+            print(f"searching: {seconds:.0f}{of} s", file=sys.stderr, flush=True)
 
-    thread = threading.Thread(target=target, daemon=True)
-    thread.start()
-    start = time.monotonic()
-    shown = start
-    try:
-        while thread.is_alive():
-            thread.join(0.1)
-            now = time.monotonic()
-            if thread.is_alive() and now - shown >= LINE_SECONDS:
-                shown = now
-                of = f" of {limit:g}" if limit is not None else ""
-                print(f"searching: {now - start:.0f}{of} s", file=sys.stderr, flush=True)
-    except KeyboardInterrupt:
-        stop.set()
-        thread.join()
-        raise
-    if failed:
-        raise failed[0]
-    return found[0]
+    return interruptible(lambda: work(stop), stop, say)

@@ -64,6 +64,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "existing FILE is kept unless --force",
     )
     group.add_argument("--force", action="store_true", help="replace an existing --proof FILE")
+    group.add_argument(
+        "--threads",
+        type=options.positive,
+        default=1,
+        help="search threads, each on one of the first decisions open to the player at a "
+        "time, the memory shared among them (default 1)",
+    )
     options.add_rules(parser)
     parser.set_defaults(handler=run)
 
@@ -103,6 +110,7 @@ def run(args: argparse.Namespace) -> int:
         memory=memory,
         proof=args.proof is not None,
         progress=_progress,
+        threads=args.threads,
     )
     searched = f"{result.nodes:,} positions searched in {result.seconds:.2f} s"
     if result.value == "win":

@@ -13,7 +13,8 @@ use pyo3::prelude::*;
 use crate::player::Turns;
 use crate::proof::{MoveNode, in_moves};
 use crate::py::stop::PyStopFlag;
-use crate::solver::{Limits, Progress, Solvable, Solver, Value};
+use crate::solver::{Limits, Progress, Solvable, Value};
+use crate::solver_threads;
 
 /// One position of a proof as Python reads it: `("won", [])`, `("move",
 /// [(move, child)])` or `("replies", [(move, child), ...])`, children by
@@ -33,19 +34,21 @@ pub type Solved = (
     Option<Vec<ProofEntry>>,
 );
 
-/// Solves `state` (at the start of a turn) within `seconds` and
-/// `max_nodes` with a table of `memory` bytes, without the GIL, until
+/// Solves `state` (at the start of a turn) on `threads` threads within
+/// `seconds` and `max_nodes` with tables of `memory` bytes in all, without
+/// the GIL, until
 /// `stop` is raised; `progress(nodes, seconds, entries)` hears about a long
 /// solve every second or so (an exception it raises ends the solve and is
 /// raised here). The proof is built up to `max_proof` positions and
 /// returned with `proof`.
 #[allow(clippy::too_many_arguments)]
-pub fn solve<G: Solvable + Turns + Send>(
+pub fn solve<G: Solvable + Turns + Send + Sync>(
     py: Python<'_>,
     state: G,
     seconds: Option<f64>,
     max_nodes: Option<u64>,
     memory: usize,
+    threads: usize,
     max_proof: usize,
     proof: bool,
     stop: Option<PyRef<'_, PyStopFlag>>,
@@ -53,6 +56,7 @@ pub fn solve<G: Solvable + Turns + Send>(
 ) -> PyResult<Solved>
 where
     G::Move: Copy,
+    G::Key: Send,
 {
     let time = seconds
         .map(|s| {
@@ -68,8 +72,7 @@ where
     };
     let stop = stop.map_or_else(|| Arc::new(AtomicBool::new(false)), |s| s.shared());
     let failure: Mutex<Option<PyErr>> = Mutex::new(None);
-    let (outcome, line, moves) = py.detach(|| {
-        let mut solver = Solver::new(limits.table_bytes);
+    let solved = py.detach(|| {
         let mut report = |p: &Progress| {
             let Some(callback) = progress else {
                 return;
@@ -87,28 +90,29 @@ where
                 stop.store(true, Ordering::Relaxed);
             }
         };
-        let outcome = solver.solve(&state, &limits, &stop, &mut report);
-        if outcome.value != Value::Win {
-            return (outcome, Vec::new(), None);
-        }
-        let line = solver.winning_line(&state, G::starts_turn);
-        let moves = solver
-            .proof(
-                &state,
-                max_proof.saturating_mul(G::TURN_DECISIONS.max(1) * 4),
-            )
-            .and_then(|graph| in_moves(&graph, &state, max_proof));
-        (outcome, line, moves)
+        solver_threads::solve(
+            &state,
+            &limits,
+            threads,
+            &stop,
+            max_proof.saturating_mul(G::TURN_DECISIONS.max(1) * 4),
+            G::starts_turn,
+            &mut report,
+        )
     });
+    let moves = solved
+        .proof
+        .as_ref()
+        .and_then(|graph| in_moves(graph, &state, max_proof));
     if let Some(error) = failure.into_inner().expect("no panic holds it") {
         return Err(error);
     }
-    let value = match outcome.value {
+    let value = match solved.value {
         Value::Win => "win",
         Value::Loss => "loss",
         Value::Unknown => "unknown",
     };
-    let chosen = state.move_of_actions(&line).map(|m| m.to_string());
+    let chosen = state.move_of_actions(&solved.line).map(|m| m.to_string());
     let size = moves.as_ref().map(crate::proof::MoveProof::len);
     let entries = moves.filter(|_| proof).map(|moves| {
         moves
@@ -130,8 +134,8 @@ where
     Ok((
         value,
         chosen,
-        outcome.nodes,
-        outcome.elapsed.as_secs_f64(),
+        solved.nodes,
+        solved.elapsed.as_secs_f64(),
         size,
         entries,
     ))
@@ -151,7 +155,7 @@ macro_rules! solve_function {
         #[pyo3::pyfunction]
         #[pyo3(signature = (
             $($arg),+, *, memory, max_proof, seconds = None, max_nodes = None,
-            proof = false, stop = None, progress = None,
+            proof = false, stop = None, progress = None, threads = 1,
         ))]
         #[allow(clippy::too_many_arguments)]
         pub fn $name(
@@ -164,10 +168,20 @@ macro_rules! solve_function {
             proof: bool,
             stop: Option<pyo3::PyRef<'_, $crate::py::stop::PyStopFlag>>,
             progress: Option<pyo3::Py<pyo3::PyAny>>,
+            threads: usize,
         ) -> pyo3::PyResult<$crate::py::solve::Solved> {
             let state = $state_of;
             $crate::py::solve::solve(
-                py, state, seconds, max_nodes, memory, max_proof, proof, stop, progress.as_ref(),
+                py,
+                state,
+                seconds,
+                max_nodes,
+                memory,
+                threads,
+                max_proof,
+                proof,
+                stop,
+                progress.as_ref(),
             )
         }
     };
