@@ -76,6 +76,18 @@ pub fn random_action<G: Game>(state: &G, rng: &mut Rng) -> Option<Action> {
     }
 }
 
+/// The seat that won `state`, a game with no legal action left: its
+/// winner, or else the seat not to act, since a seat left without a legal
+/// action loses (Meridians's rule; in Veletas only hand-made positions end
+/// so). The one reading of an ended game that every search follows: the
+/// Monte Carlo tree search scores its playouts by it, and the exact solver
+/// ([`crate::solver`]) proves by it.
+#[inline]
+pub fn winner_at_end<G: Game>(state: &G) -> usize {
+    debug_assert!(state.legal_actions().is_empty(), "the game is over");
+    state.winner().unwrap_or(1 - state.seat_to_act())
+}
+
 /// A position at the level of whole moves, as the rules write them: what
 /// perft, the vector files and a board's bindings need of a game.
 ///

@@ -41,7 +41,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::game::{Action, ActionSet, Game, random_action};
+use crate::game::{Action, ActionSet, Game, random_action, winner_at_end};
 use crate::rng::Rng;
 
 /// The default cap on the nodes of one tree: 24 bytes each, so about 200 MB.
@@ -217,7 +217,8 @@ struct Node {
     first_child: u32,
     next_sibling: u32,
     visits: u32,
-    /// Twice the wins of `mover` (a game without a winner counts half).
+    /// Twice the wins of `mover` (every ended game has a winner:
+    /// [`winner_at_end`]).
     half_wins: u32,
     action: Action,
     children: u16,
@@ -374,14 +375,14 @@ impl<G: Game> Tree<G> {
         while let Some(action) = random_action(&state, &mut self.rng) {
             state.apply(action);
         }
-        let winner = state.winner();
+        let winner = winner_at_end(&state);
         for &index in &self.path {
             let node = &mut self.nodes[index as usize];
             node.visits += 1;
-            node.half_wins += match winner {
-                Some(seat) if seat == usize::from(node.mover) => 2,
-                Some(_) => 0,
-                None => 1,
+            node.half_wins += if winner == usize::from(node.mover) {
+                2
+            } else {
+                0
             };
         }
     }
@@ -417,24 +418,23 @@ impl<G: Game> Tree<G> {
             state.apply(self.nodes[node as usize].action);
             self.path.push(node);
         }
-        let winner = if known.is_some() {
-            known
+        let winner = if let Some(winner) = known {
+            winner
         } else {
             let mut steps = 0u32;
             while let Some(action) = random_action(&state, &mut self.rng) {
                 state.apply(action);
                 steps += 1;
             }
-            let winner = state.winner();
+            let winner = winner_at_end(&state);
             let leaf = *self.path.last().expect("the root is on the path");
             if steps == 0 && leaf != top {
-                // The leaf is the end of the game: proven either way (a
-                // game without a winner proves nothing).
+                // The leaf is the end of the game: proven either way.
                 let node = &mut self.nodes[leaf as usize];
-                node.proven = match winner {
-                    Some(seat) if seat == usize::from(node.mover) => PROVEN_WIN,
-                    Some(_) => PROVEN_LOSS,
-                    None => UNPROVEN,
+                node.proven = if winner == usize::from(node.mover) {
+                    PROVEN_WIN
+                } else {
+                    PROVEN_LOSS
                 };
             }
             winner
@@ -442,10 +442,10 @@ impl<G: Game> Tree<G> {
         for &index in &self.path {
             let node = &mut self.nodes[index as usize];
             node.visits += 1;
-            node.half_wins += match winner {
-                Some(seat) if seat == usize::from(node.mover) => 2,
-                Some(_) => 0,
-                None => 1,
+            node.half_wins += if winner == usize::from(node.mover) {
+                2
+            } else {
+                0
             };
         }
         self.back_up_proof(prefix.len())
@@ -1079,6 +1079,81 @@ mod tests {
     use super::*;
     use crate::veletas::decision::square_id;
     use crate::veletas::{DecisionState, Lines, Position, Rules, SetupRule, Variant};
+
+    /// A game of four states without a winner ever declared: from state 0,
+    /// seat 0 goes to state 1 (seat 1 to act, without a legal action) or to
+    /// state 2, where seat 1's one action leads to state 3 (seat 0 to act,
+    /// without a legal action).
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    struct Stuck(u8);
+
+    /// The first `0` actions.
+    struct First(u32);
+
+    impl ActionSet for First {
+        fn len(&self) -> u32 {
+            self.0
+        }
+        fn nth(&self, k: u32) -> Option<Action> {
+            (k < self.0).then_some(k as Action)
+        }
+        fn contains(&self, action: Action) -> bool {
+            u32::from(action) < self.0
+        }
+    }
+
+    impl Game for Stuck {
+        type Actions = First;
+        const EXPLORATION: f64 = 1.0;
+        fn num_actions(&self) -> usize {
+            2
+        }
+        fn legal_actions(&self) -> First {
+            First(match self.0 {
+                0 => 2,
+                2 => 1,
+                _ => 0,
+            })
+        }
+        fn apply(&mut self, action: Action) {
+            self.0 = match (self.0, action) {
+                (0, 0) => 1,
+                (0, _) => 2,
+                _ => 3,
+            };
+        }
+        fn seat_to_act(&self) -> usize {
+            usize::from(matches!(self.0, 1 | 2))
+        }
+        fn winner(&self) -> Option<usize> {
+            None
+        }
+    }
+
+    #[test]
+    fn a_seat_left_without_a_legal_action_loses_in_both_searches() {
+        for algorithm in [Algorithm::Uct, Algorithm::Solver] {
+            let mut search = Mcts::new(
+                Stuck(0),
+                Config {
+                    algorithm,
+                    ..Config::for_game::<Stuck>()
+                },
+            );
+            let info = search.search(Budget::iterations(200));
+            assert_eq!(info.best_action, Some(0), "{algorithm:?}");
+            for stats in search.root_stats() {
+                let won = stats.action == 0;
+                let expected = if won { 1.0 } else { 0.0 };
+                assert!((stats.value - expected).abs() < 1e-12, "{algorithm:?}");
+                if algorithm == Algorithm::Solver {
+                    assert_eq!(stats.proven, Some(won));
+                }
+            }
+            // The solver proves the win and stops at once.
+            assert_eq!(info.solved, algorithm == Algorithm::Solver);
+        }
+    }
 
     fn state(fen: &str) -> DecisionState {
         DecisionState::new(

@@ -5,8 +5,8 @@
 //! an OR node, any other an AND node, so a turn of several decisions by one
 //! seat is a chain of OR (or AND) nodes. Proof numbers count for "the
 //! prover wins"; a node with no legal action and no winner is a loss for the
-//! seat to act there (Meridians' rule; in Veletas only hand-made positions
-//! have one).
+//! seat to act there, as [`crate::game::winner_at_end`] reads an ended game
+//! for every search.
 //!
 //! The table stores each position whole (as [`Solvable::key`] writes it), so
 //! a hash collision can only cost a lookup, never make a wrong proof. With
