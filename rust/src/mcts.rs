@@ -1311,7 +1311,8 @@ mod tests {
         let unlimited = Budget::time(Duration::from_hours(1));
         let info = std::thread::scope(|scope| {
             let searching = scope.spawn(|| search.search_until(unlimited, &stop));
-            std::thread::sleep(Duration::from_millis(20));
+            // Long enough for the search to start on a loaded machine.
+            std::thread::sleep(Duration::from_millis(300));
             stop.store(true, Ordering::Relaxed);
             searching.join().unwrap()
         });
