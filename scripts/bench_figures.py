@@ -204,6 +204,7 @@ GYM = "test_gymnasium_wrapper_against_the_raw_env"
 OPPONENT = "test_random_opponent_against_self_play"
 SOLVER = "test_endgames_against_the_plain_minimax"
 NODES = "test_nodes_a_second_with_a_small_and_the_default_table"
+SYMMETRIES = "test_the_setup_with_and_without_the_symmetries"
 
 FIGURES: dict[str, Measured | Derived] = {
     # The native core against the reference (benches/test_engine.py).
@@ -334,6 +335,18 @@ FIGURES: dict[str, Measured | Derived] = {
     ),
     "solve_nodes_meridians_ratio": Derived(
         RATIO, "solve_nodes_small_meridians", "solve_nodes_default_meridians"
+    ),
+    "solve_setup_folded": Measured(RATE, lambda b: b.info(SYMMETRIES, "images folded nodes/s")),
+    "solve_setup_plain": Measured(RATE, lambda b: b.info(SYMMETRIES, "not folded nodes/s")),
+    "solve_setup_ratio": Derived(RATIO, "solve_setup_folded", "solve_setup_plain"),
+    "solve_setup_entries_folded": Measured(
+        RATE, lambda b: b.info(SYMMETRIES, "images folded entries/M nodes")
+    ),
+    "solve_setup_entries_plain": Measured(
+        RATE, lambda b: b.info(SYMMETRIES, "not folded entries/M nodes")
+    ),
+    "solve_setup_entries_ratio": Derived(
+        RATIO, "solve_setup_entries_folded", "solve_setup_entries_plain"
     ),
     # A chunk of CHUNK_SECONDS (veletas.distributed), 2 s, on one thread.
     "chunk_games": Derived(RATE, "micro_1t", None, factor=2.0),

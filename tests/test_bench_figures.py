@@ -149,6 +149,15 @@ def fake_run() -> dict[str, Any]:
                     ("meridians-5-6", 856_906.0, 116_240.0),
                 ]
             ),
+            bench(
+                "test_the_setup_with_and_without_the_symmetries",
+                **{
+                    "images folded nodes/s": 396_461.0,
+                    "not folded nodes/s": 401_505.0,
+                    "images folded entries/M nodes": 951_234.0,
+                    "not folded entries/M nodes": 978_321.0,
+                },
+            ),
         ],
     }
 

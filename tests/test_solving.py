@@ -219,6 +219,7 @@ def test_the_budget_can_run_out() -> None:
         ({"memory": 1000}, LimitError, "memory must be 1,048,576 to"),
         ({"memory": 1 << 60}, LimitError, "half of this machine's memory"),
         ({"proof": "yes"}, TypeError, "proof must be a bool"),
+        ({"symmetries": 1}, TypeError, "symmetries must be a bool"),
         ({"progress": 3}, TypeError, "progress must be callable"),
         ({"threads": 0}, LimitError, "threads must be 1 to 256, not 0"),
         ({"threads": 1.5}, TypeError, "threads"),
@@ -246,6 +247,14 @@ def test_two_threads_find_the_values_of_one_and_proofs_that_check() -> None:
             assert two.proof.to_dict()["move"] == str(two.move)
         values.append(two.value)
     assert {"win", "loss"} <= set(values)
+
+
+@pytest.mark.parametrize("kind", ["veletas 5x5/3", "meridians 5-6"])
+def test_the_symmetries_change_the_work_not_the_value(kind: str) -> None:
+    for board in endgames(kind, 6, seed=4):
+        folded = solve(board, memory=SMALL, max_nodes=100_000)
+        plain = solve(board, memory=SMALL, max_nodes=100_000, symmetries=False)
+        assert folded.value == plain.value, board.fen()
 
 
 def test_a_budget_stops_every_thread() -> None:

@@ -682,6 +682,7 @@ def solve(
     stop: StopFlag | None = None,
     progress: Callable[[int, float, int], object] | None = None,
     threads: int = 1,
+    symmetries: bool = True,
 ) -> _Solved:
     """Solves ``fen`` exactly without the GIL: ``(value, move, nodes,
     seconds, proof_size, proof)`` (see ``veletas.solve``)."""
@@ -997,6 +998,7 @@ def meridians_solve(
     stop: StopFlag | None = None,
     progress: Callable[[int, float, int], object] | None = None,
     threads: int = 1,
+    symmetries: bool = True,
 ) -> _Solved: ...
 def meridians_playouts(
     fen: str,

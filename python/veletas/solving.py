@@ -254,6 +254,7 @@ def solve(
     proof: bool = False,
     progress: Progress | None = None,
     threads: int = 1,
+    symmetries: bool = True,
 ) -> SolveResult:
     """Solve the position of ``board`` (of either game and engine) exactly,
     for the player to act: a depth-first proof-number search in the native
@@ -272,6 +273,9 @@ def solve(
     :param proof: also return the proof of a win (:class:`Proof`).
     :param progress: ``progress(nodes, seconds, table_entries)``, called
         every second or so of a long solve.
+    :param symmetries: file a position and its images under the board's
+        symmetries as one table entry, where the game folds them (False
+        measures what they save; the value is the same).
     :raises ValueError: for a finished game.
     :raises LimitError: for a budget or memory outside the limits.
     :raises KeyboardInterrupt: on Ctrl-C, once the search has stopped.
@@ -282,8 +286,9 @@ def solve(
         max_nodes = check_solve_nodes(max_nodes)
     memory = check_solver_memory(SOLVER_MEMORY if memory is None else memory)
     threads = check_threads(threads)
-    if not isinstance(proof, bool):
-        raise TypeError(f"proof must be a bool, not {type(proof).__name__}")
+    for name, flag in (("proof", proof), ("symmetries", symmetries)):
+        if not isinstance(flag, bool):
+            raise TypeError(f"{name} must be a bool, not {type(flag).__name__}")
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be callable, not {type(progress).__name__}")
     position = _position(board)
@@ -303,6 +308,7 @@ def solve(
             stop=stop,
             progress=progress,
             threads=threads,
+            symmetries=symmetries,
         )
 
     value, move, nodes, elapsed, size, entries = interruptible(work, stop)

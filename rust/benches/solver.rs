@@ -19,8 +19,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use _veletas::game::{Game, random_action};
-use _veletas::rng::Rng;
+use _veletas::game::near_end;
 use _veletas::solver::{Limits, Solvable, Solver, Value};
 use _veletas::{meridians, veletas};
 
@@ -113,23 +112,6 @@ fn run<G: Solvable>(
         "{count} endgames, {left} decisions left, table {table_kib} KiB: \
          symmetries {symmetries}: {wins} won by the seat to act, {unknown} unknown after {max_nodes} nodes, {nodes} nodes, {seconds:.3} s, {rate:.0} nodes/s"
     )
-}
-
-/// The position `left` decisions before the end of the random game of `seed`
-/// from `start`.
-fn near_end<G: Game>(start: &G, seed: u64, left: usize) -> G {
-    let mut rng = Rng::for_game(seed, 0);
-    let mut line = Vec::new();
-    let mut state = start.clone();
-    while let Some(action) = random_action(&state, &mut rng) {
-        line.push(action);
-        state.apply(action);
-    }
-    let mut state = start.clone();
-    for &action in &line[..line.len().saturating_sub(left)] {
-        state.apply(action);
-    }
-    state
 }
 
 fn value<T: std::str::FromStr>(args: &mut impl Iterator<Item = String>, usage: &str) -> T {

@@ -76,6 +76,25 @@ pub fn random_action<G: Game>(state: &G, rng: &mut Rng) -> Option<Action> {
     }
 }
 
+/// The position `left` decisions before the end of the random game of
+/// `seed` from `start`: the game is played out with [`random_action`], then
+/// replayed to `left` decisions before its end. The solver's tests and its
+/// bench draw their endgames so.
+pub fn near_end<G: Game>(start: &G, seed: u64, left: usize) -> G {
+    let mut rng = Rng::for_game(seed, 0);
+    let mut line = Vec::new();
+    let mut state = start.clone();
+    while let Some(action) = random_action(&state, &mut rng) {
+        line.push(action);
+        state.apply(action);
+    }
+    let mut state = start.clone();
+    for &action in &line[..line.len().saturating_sub(left)] {
+        state.apply(action);
+    }
+    state
+}
+
 /// The seat that won `state`, a game with no legal action left: its
 /// winner, or else the seat not to act, since a seat left without a legal
 /// action loses (Meridians's rule; in Veletas only hand-made positions end

@@ -56,6 +56,14 @@ pub trait Solvable: Game + Copy + Eq + std::hash::Hash {
     fn order_actions(&self, actions: &mut Vec<Action>) {
         let _ = actions;
     }
+
+    /// How unpromising `child`, a state after an action of the seat to act
+    /// here, looks for that seat: the children are tried in ascending rank
+    /// (ties keep the order of [`Solvable::order_actions`]).
+    fn child_rank(&self, child: &Self) -> u32 {
+        let _ = child;
+        0
+    }
 }
 
 /// The value of a position for the seat to act.
@@ -449,7 +457,7 @@ impl<G: Solvable> Solver<G> {
         let legal = state.legal_actions();
         let mut actions: Vec<Action> = (0..legal.len()).filter_map(|k| legal.nth(k)).collect();
         state.order_actions(&mut actions);
-        actions
+        let mut children: Vec<Child<G>> = actions
             .into_iter()
             .map(|action| {
                 let mut child = *state;
@@ -464,7 +472,9 @@ impl<G: Solvable> Solver<G> {
                     dn,
                 }
             })
-            .collect()
+            .collect();
+        children.sort_by_cached_key(|c| state.child_rank(&c.state));
+        children
     }
 
     /// Searches below `state` until its proof number reaches `th_pn` or its
@@ -688,6 +698,7 @@ pub fn solve<G: Solvable>(state: &G, limits: &Limits, stop: &AtomicBool) -> Outc
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::near_end;
     use crate::rng::Rng;
 
     /// Whether the seat to act wins, by plain exhaustive minimax.
@@ -707,24 +718,6 @@ mod tests {
                 !won
             }
         })
-    }
-
-    /// Plays uniformly random actions from `state` until at most `left`
-    /// actions would end the game along the line played (replayed from a
-    /// finished random game).
-    fn near_end<G: Game>(start: &G, seed: u64, left: usize) -> G {
-        let mut rng = Rng::for_game(seed, 0);
-        let mut line = Vec::new();
-        let mut state = start.clone();
-        while let Some(a) = crate::game::random_action(&state, &mut rng) {
-            line.push(a);
-            state.apply(a);
-        }
-        let mut state = start.clone();
-        for &a in &line[..line.len().saturating_sub(left)] {
-            state.apply(a);
-        }
-        state
     }
 
     /// Replays `proof` from `state` and checks that it is a winning strategy

@@ -96,7 +96,7 @@ pub const STRIDE: u32 = 16;
 /// The number of `u64` words.
 pub const WORDS: usize = 4;
 
-type Words = [u64; WORDS];
+pub(super) type Words = [u64; WORDS];
 
 /// A set of points: bit `rank * 16 + file`.
 ///
@@ -136,7 +136,7 @@ pub(crate) const fn hexagon_mask(n: u32, b: u32) -> Bitboard {
 
 /// `words` shifted towards higher bits by `k`, carrying across words.
 #[inline(always)]
-const fn shl(words: Words, k: u32) -> Words {
+pub(super) const fn shl(words: Words, k: u32) -> Words {
     let skip = (k / 64) as usize;
     let bits = k % 64;
     let mut out = [0; WORDS];
@@ -154,7 +154,7 @@ const fn shl(words: Words, k: u32) -> Words {
 
 /// `words` shifted towards lower bits by `k`, carrying across words.
 #[inline(always)]
-const fn shr(words: Words, k: u32) -> Words {
+pub(super) const fn shr(words: Words, k: u32) -> Words {
     let skip = (k / 64) as usize;
     let bits = k % 64;
     let mut out = [0; WORDS];

@@ -35,6 +35,7 @@ pub mod point;
 pub mod position;
 pub mod size;
 pub mod solve;
+pub mod symmetry;
 pub mod zobrist;
 
 pub use bitboard::{Bitboard, Direction};

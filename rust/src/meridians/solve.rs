@@ -1,11 +1,55 @@
-//! What the exact solver ([`crate::solver`]) needs of Meridians: the whole
-//! decision state as the key and its Zobrist hash.
+//! What the exact solver ([`crate::solver`]) needs of Meridians: a compact
+//! key of the whole decision state, the same for its images under the
+//! board's symmetries in the opening.
 
-use super::decision::DecisionState;
+use super::bitboard::Bitboard;
+use super::bitboard::Direction;
+use super::color::Color;
+use super::decision::{DecisionState, action_point};
+use super::position::Phase;
+use super::size::Size;
+use super::symmetry;
+use crate::game::Action;
 use crate::solver::Solvable;
 
+/// A decision state as the solver's table files it. The size and the pie
+/// rule are not in it: one solver's states share them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Key {
+    /// Light's and Dark's stones.
+    stones: [[u64; 4]; 2],
+    /// The colour to act, the phase and the swap.
+    flags: u8,
+    /// The hash: the position's Zobrist hash mixed with the swap, or for an
+    /// image, a mix of the image.
+    hash: u64,
+}
+
+/// The swap's part of a hash: it changes the seats, not the board.
+const SWAPPED: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// A hash of an image's parts.
+fn mix(stones: &[[u64; 4]; 2], flags: u8) -> u64 {
+    let mut h = u64::from(flags);
+    for word in stones.iter().flatten() {
+        h = (h ^ word)
+            .wrapping_mul(0x2545_f491_4f6c_dd1d)
+            .rotate_left(29);
+    }
+    h ^ h >> 32
+}
+
+/// The least of the images of both colours' stones, compared Light's
+/// first.
+fn least_image(stones: [Bitboard; 2], size: Size) -> [[u64; 4]; 2] {
+    (0..symmetry::COUNT)
+        .map(|s| stones.map(|set| symmetry::image(set, s, size).0))
+        .min()
+        .expect("the identity is an image")
+}
+
 impl Solvable for DecisionState {
-    type Key = DecisionState;
+    type Key = Key;
 
     const SOLVE_AT_EMPTY: u32 = 24;
 
@@ -14,20 +58,110 @@ impl Solvable for DecisionState {
         self.position().empty().count()
     }
 
-    /// The state itself: the hexagon's symmetries are not folded in yet.
-    #[inline]
-    fn key(&self, _symmetric: bool) -> DecisionState {
-        *self
+    fn key(&self, symmetric: bool) -> Key {
+        let position = self.position();
+        let stones = [position.stones(Color::Light), position.stones(Color::Dark)];
+        let flags =
+            position.turn() as u8 | (position.phase() as u8) << 1 | u8::from(self.swapped()) << 3;
+        if symmetric && position.phase() != Phase::Play {
+            let stones = least_image(stones, position.size());
+            return Key {
+                stones,
+                flags,
+                hash: mix(&stones, flags),
+            };
+        }
+        Key {
+            stones: stones.map(|set| set.0),
+            flags,
+            hash: position.zobrist() ^ if self.swapped() { SWAPPED } else { 0 },
+        }
     }
 
     #[inline]
-    fn key_hash(key: &DecisionState) -> u64 {
-        // The swap changes the seats, not the board: a key of its own.
-        key.position().zobrist()
-            ^ if key.swapped() {
-                0x9e37_79b9_7f4a_7c15
-            } else {
-                0
+    fn key_hash(key: &Key) -> u64 {
+        key.hash
+    }
+
+    /// Placements that cut a path of the opponent's first: between two of
+    /// its stones on a line, with only empty points between. A group whose
+    /// paths are all cut is removed after the opponent's next placement,
+    /// unless that placement saves it.
+    fn order_actions(&self, actions: &mut Vec<Action>) {
+        let position = self.position();
+        if position.phase() != Phase::Play {
+            return;
+        }
+        let theirs = position.stones(position.turn().other());
+        let cuts = cutting_points(theirs, position.empty());
+        let size = position.size();
+        actions.sort_by_key(|&a| !action_point(a, size).is_some_and(|p| cuts.contains(p)));
+    }
+
+    /// The stones the placement lost: a placement that saves a group
+    /// first.
+    fn child_rank(&self, child: &DecisionState) -> u32 {
+        let mover = self.position().turn();
+        (self.position().stone_count(mover) + 1).saturating_sub(child.position().stone_count(mover))
+    }
+}
+
+/// The empty points between two stones of `stones` on a line, with only
+/// `empty` points between.
+fn cutting_points(stones: Bitboard, empty: Bitboard) -> Bitboard {
+    let reach = |dir| stones.fill(dir, empty) - stones;
+    (reach(Direction::East) & reach(Direction::West))
+        | (reach(Direction::North) & reach(Direction::South))
+        | (reach(Direction::NorthEast) & reach(Direction::SouthWest))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Game, random_action};
+    use crate::meridians::Position;
+    use crate::rng::Rng;
+
+    /// The image of `state` under `s`, built from its parts.
+    fn image(state: &DecisionState, s: usize) -> DecisionState {
+        let p = state.position();
+        let size = p.size();
+        let stones = [Color::Light, Color::Dark].map(|c| symmetry::image(p.stones(c), s, size));
+        let position = Position::from_parts(size, p.pie(), stones, p.turn(), p.phase());
+        DecisionState::with_swapped(position, state.swapped())
+    }
+
+    #[test]
+    fn images_share_a_key_in_the_opening_only() {
+        for pie in [false, true] {
+            let mut rng = Rng::for_game(u64::from(pie), 0);
+            for game in 0..24 {
+                let start = Position::new(Size::S5_6).with_pie(pie);
+                let mut state = DecisionState::new(start);
+                for _ in 0..=(game % 8) {
+                    let Some(action) = random_action(&state, &mut rng) else {
+                        break;
+                    };
+                    Game::apply(&mut state, action);
+                }
+                let opening = state.position().phase() != Phase::Play;
+                for s in 0..symmetry::COUNT {
+                    let imaged = image(&state, s);
+                    assert_eq!(imaged.legal_actions().len(), state.legal_actions().len());
+                    assert_eq!(
+                        imaged.key(false) == state.key(false),
+                        s == 0 || imaged == state
+                    );
+                    let same = imaged.key(true) == state.key(true);
+                    assert_eq!(same, opening || s == 0 || imaged == state, "{game} {s}");
+                    if same {
+                        assert_eq!(
+                            DecisionState::key_hash(&imaged.key(true)),
+                            DecisionState::key_hash(&state.key(true))
+                        );
+                    }
+                }
             }
+        }
     }
 }

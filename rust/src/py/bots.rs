@@ -14,7 +14,7 @@ use pyo3::prelude::*;
 
 use crate::mcts::Budget;
 use crate::player::{MctsPlayer, Turns};
-use crate::py::args::{search_budget, search_config};
+use crate::py::args::search_budget;
 use crate::py::stop::PyStopFlag;
 use crate::solver::Solvable;
 
@@ -26,25 +26,6 @@ pub type Choice = (String, u64, f64, bool, usize);
 /// proven of it (`Some(true)` a win for the player to act), the visits of
 /// the position, the iterations this call ran, and the principal variation.
 pub type Analysed = (Vec<(String, u64, f64, Option<bool>)>, u64, u64, Vec<String>);
-
-/// A player of `G` for the arguments of the Python constructor.
-pub fn new_player<G: Turns + Solvable>(
-    algorithm: &str,
-    threads: usize,
-    seed: u64,
-    exploration: f64,
-    max_nodes: usize,
-    solve_share: f64,
-) -> PyResult<MctsPlayer<G>> {
-    Ok(MctsPlayer::new(search_config(
-        algorithm,
-        threads,
-        seed,
-        exploration,
-        max_nodes,
-        solve_share,
-    )?))
-}
 
 /// The budget and the stop flag of a search call.
 fn budget_and_stop(
@@ -146,14 +127,14 @@ macro_rules! mcts_player_class {
                 solve_share: f64,
             ) -> pyo3::PyResult<PyMctsPlayer> {
                 Ok(PyMctsPlayer {
-                    player: $crate::py::bots::new_player(
+                    player: $crate::player::MctsPlayer::new($crate::py::args::search_config(
                         algorithm,
                         threads,
                         seed,
                         exploration,
                         max_nodes,
                         solve_share,
-                    )?,
+                    )?),
                 })
             }
 

@@ -37,7 +37,9 @@ pub type Solved = (
 /// Solves `state` (at the start of a turn) on `threads` threads within
 /// `seconds` and `max_nodes` with tables of `memory` bytes in all, without
 /// the GIL, until
-/// `stop` is raised; `progress(nodes, seconds, entries)` hears about a long
+/// `stop` is raised, filing a position and its images under the board's
+/// symmetries as one (`symmetries`, where the game folds them);
+/// `progress(nodes, seconds, entries)` hears about a long
 /// solve every second or so (an exception it raises ends the solve and is
 /// raised here). The proof is built up to `max_proof` positions and
 /// returned with `proof`.
@@ -49,6 +51,7 @@ pub fn solve<G: Solvable + Turns + Send + Sync>(
     max_nodes: Option<u64>,
     memory: usize,
     threads: usize,
+    symmetries: bool,
     max_proof: usize,
     proof: bool,
     stop: Option<PyRef<'_, PyStopFlag>>,
@@ -68,7 +71,7 @@ where
         max_nodes,
         time,
         table_bytes: memory,
-        ..Limits::default()
+        symmetries,
     };
     let stop = stop.map_or_else(|| Arc::new(AtomicBool::new(false)), |s| s.shared());
     let failure: Mutex<Option<PyErr>> = Mutex::new(None);
@@ -156,6 +159,7 @@ macro_rules! solve_function {
         #[pyo3(signature = (
             $($arg),+, *, memory, max_proof, seconds = None, max_nodes = None,
             proof = false, stop = None, progress = None, threads = 1,
+            symmetries = true,
         ))]
         #[allow(clippy::too_many_arguments)]
         pub fn $name(
@@ -169,6 +173,7 @@ macro_rules! solve_function {
             stop: Option<pyo3::PyRef<'_, $crate::py::stop::PyStopFlag>>,
             progress: Option<pyo3::Py<pyo3::PyAny>>,
             threads: usize,
+            symmetries: bool,
         ) -> pyo3::PyResult<$crate::py::solve::Solved> {
             let state = $state_of;
             $crate::py::solve::solve(
@@ -178,6 +183,7 @@ macro_rules! solve_function {
                 max_nodes,
                 memory,
                 threads,
+                symmetries,
                 max_proof,
                 proof,
                 stop,
