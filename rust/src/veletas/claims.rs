@@ -1,5 +1,7 @@
 //! Claims: trapped shooters, orthogonal groups, and who claims (RULES.md section 4).
 
+use core::cmp::Ordering;
+
 use super::bitboard::Bitboard;
 use super::color::Color;
 use super::lines;
@@ -59,6 +61,36 @@ fn biggest_group(mut seeds: Bitboard, stones: Bitboard) -> u32 {
     biggest
 }
 
+/// How the size of the biggest group of `stones` that holds a square of
+/// `seeds` compares with `size`, the groups flooded only as far as that
+/// needs: none when `stones` are fewer than `size`, and none further than
+/// past `size`.
+fn compare_biggest_group(mut seeds: Bitboard, stones: Bitboard, size: u32) -> Ordering {
+    if stones.count() < size {
+        return Ordering::Less;
+    }
+    let mut biggest = 0;
+    while let Some(seed) = seeds.first() {
+        let mut group = (Bitboard::from(seed) & stones).0;
+        loop {
+            let once = step(group) & stones.0;
+            let twice = step(once) & stones.0;
+            if twice == once {
+                group = once;
+                break;
+            }
+            group = twice;
+            if group.count_ones() > size {
+                return Ordering::Greater;
+            }
+        }
+        let group = Bitboard(group);
+        biggest = biggest.max(group.count());
+        seeds = seeds - group;
+    }
+    biggest.cmp(&size)
+}
+
 /// The size of the biggest group of `stones` orthogonally adjacent to
 /// `square`; 0 when none is.
 pub fn biggest_adjacent_group(square: Square, stones: Bitboard) -> u32 {
@@ -77,15 +109,14 @@ pub fn claimant(square: Square, stones: [Bitboard; 2], shooter: Color) -> Color 
         (false, false) => return shooter.other(),
         (true, false) => return Color::Black,
         (false, true) => return Color::White,
-        (true, true) => (
-            biggest_group(black, stones[0]),
-            biggest_group(white, stones[1]),
-        ),
+        (true, true) => (black, white),
     };
-    match black.cmp(&white) {
-        core::cmp::Ordering::Greater => Color::Black,
-        core::cmp::Ordering::Less => Color::White,
-        core::cmp::Ordering::Equal => shooter.other(),
+    // White's groups are flooded only as far as the comparison with
+    // Black's biggest needs.
+    match compare_biggest_group(white, stones[1], biggest_group(black, stones[0])) {
+        Ordering::Less => Color::Black,
+        Ordering::Greater => Color::White,
+        Ordering::Equal => shooter.other(),
     }
 }
 
@@ -150,6 +181,44 @@ mod tests {
             claimant(sq("e5"), [black, white], Color::Black),
             Color::White
         );
+    }
+
+    #[test]
+    fn the_claimant_is_the_owner_of_the_bigger_adjacent_group() {
+        // Random boards of every density against the sizes of both colours'
+        // biggest adjacent groups, flooded in full.
+        let mut rng = crate::rng::Rng::for_game(7, 0);
+        let board = Bitboard::board(10);
+        for round in 0..4000u64 {
+            let density = 1 + round % 9;
+            let (mut black, mut white) = (Bitboard::EMPTY, Bitboard::EMPTY);
+            for sq in board {
+                match rng.below(10) {
+                    k if k < density / 2 + 1 => black.add(sq),
+                    k if k < density => white.add(sq),
+                    _ => {}
+                }
+            }
+            let white = white - black;
+            let square = board.nth(rng.below(100) as u32).expect("a square");
+            let (black, white) = (black.without(square), white.without(square));
+            for shooter in [Color::Black, Color::White] {
+                let sizes = (
+                    biggest_adjacent_group(square, black),
+                    biggest_adjacent_group(square, white),
+                );
+                let expected = match sizes.0.cmp(&sizes.1) {
+                    Ordering::Greater => Color::Black,
+                    Ordering::Less => Color::White,
+                    Ordering::Equal => shooter.other(),
+                };
+                assert_eq!(
+                    claimant(square, [black, white], shooter),
+                    expected,
+                    "{round}"
+                );
+            }
+        }
     }
 
     #[test]
