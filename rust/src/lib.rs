@@ -6,7 +6,8 @@
 //!   shape, with no Python dependency.
 //! - [`game`]: what playouts and search need of a game, so that they serve
 //!   every game of the family.
-//! - [`rng`]: the random stream of playouts and bots.
+//! - [`rng`]: the random stream of playouts and bots; [`zobrist`]: every
+//!   game's Zobrist keys, made from it.
 //! - [`vector_env`]: many games stepped at once for reinforcement learning.
 //! - [`bits`], [`cpu`]: the shelf of the games' bit kernels: bit
 //!   selection, and the CPU features that pick a kernel.
@@ -37,6 +38,7 @@ pub mod solver;
 pub mod solver_threads;
 pub mod vector_env;
 pub mod veletas;
+pub mod zobrist;
 
 #[cfg(feature = "python")]
 #[allow(

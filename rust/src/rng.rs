@@ -16,7 +16,7 @@ const fn mix(mut z: u64) -> u64 {
 
 /// One step of `SplitMix64` from `state`: the next state and its output.
 #[inline(always)]
-const fn splitmix64(state: u64) -> (u64, u64) {
+pub(crate) const fn splitmix64(state: u64) -> (u64, u64) {
     let state = state.wrapping_add(GOLDEN);
     (state, mix(state))
 }

@@ -7,10 +7,10 @@ use core::str::FromStr;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Policy {
     /// Uniform at every decision of the micro-decision encoding
-    /// ([`crate::game::random_action`] on a [`super::DecisionState`]).
+    /// ([`crate::game::random_action`] on a [`crate::veletas::DecisionState`]).
     #[default]
     Micro,
-    /// Uniform over the legal moves of the position ([`uniform_move`]).
+    /// Uniform over the legal moves of the position ([`super::uniform::uniform_move`]).
     Uniform,
 }
 
