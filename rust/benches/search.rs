@@ -5,14 +5,15 @@
 //!
 //! `cargo bench --bench search` (release profile). Optional arguments:
 //! `--game veletas|meridians` (default both), `--moves M` (default 16),
-//! `--iterations N` (default 4000 a move). Run without `--bench` (as by
+//! `--iterations N` (default 4000 a move), `--algorithm mcts|uct` (default
+//! mcts, with the MCTS solver). Run without `--bench` (as by
 //! `cargo test --benches`), it plays 4 moves of 200 iterations: for
 //! profilers, with the same arguments before and after a change.
 
 use std::str::FromStr;
 use std::time::Instant;
 
-use _veletas::mcts::{Budget, Config};
+use _veletas::mcts::{Algorithm, Budget, Config};
 use _veletas::{meridians, veletas};
 
 fn main() {
@@ -20,6 +21,7 @@ fn main() {
     let mut moves = None;
     let mut iterations = None;
     let mut timing = false;
+    let mut algorithm = Algorithm::Solver;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -27,6 +29,10 @@ fn main() {
             "--game" => games.push(value::<String>(&mut args, "--game veletas|meridians")),
             "--moves" => moves = Some(value(&mut args, "--moves M")),
             "--iterations" => iterations = Some(value(&mut args, "--iterations N")),
+            "--algorithm" => {
+                let name: String = value(&mut args, "--algorithm mcts|uct");
+                algorithm = Algorithm::from_name(&name).expect("--algorithm mcts|uct");
+            }
             _ => {}
         }
     }
@@ -38,8 +44,8 @@ fn main() {
     for game in &games {
         let clock = Instant::now();
         let (line, total) = match game.as_str() {
-            "veletas" => play_veletas(moves, iterations),
-            "meridians" => play_meridians(moves, iterations),
+            "veletas" => play_veletas(moves, iterations, algorithm),
+            "meridians" => play_meridians(moves, iterations, algorithm),
             other => panic!("no game {other}"),
         };
         #[allow(clippy::cast_precision_loss)] // far below 2**52
@@ -49,19 +55,20 @@ fn main() {
 }
 
 /// A search config of one thread with a fixed seed.
-fn config<G: _veletas::game::Game>() -> Config {
+fn config<G: _veletas::game::Game>(algorithm: Algorithm) -> Config {
     Config {
         seed: 7,
+        algorithm,
         ..Config::for_game::<G>()
     }
 }
 
 /// Plays `moves` moves of standard Veletas, both seats searched by one
 /// player; returns the moves and the iterations run.
-fn play_veletas(moves: usize, iterations: u64) -> (String, u64) {
+fn play_veletas(moves: usize, iterations: u64, algorithm: Algorithm) -> (String, u64) {
     use veletas::bots::MctsPlayer;
     use veletas::{DecisionState, Position, Rules, Variant};
-    let mut player = MctsPlayer::new(config::<DecisionState>());
+    let mut player = MctsPlayer::new(config::<DecisionState>(algorithm));
     let mut position = Position::new(Rules::variant(Variant::Standard));
     let (mut line, mut total) = (Vec::new(), 0);
     for _ in 0..moves {
@@ -79,10 +86,10 @@ fn play_veletas(moves: usize, iterations: u64) -> (String, u64) {
 
 /// Plays `moves` moves of Meridians 6-7 with the pie rule, both seats
 /// searched by one player; returns the moves and the iterations run.
-fn play_meridians(moves: usize, iterations: u64) -> (String, u64) {
+fn play_meridians(moves: usize, iterations: u64, algorithm: Algorithm) -> (String, u64) {
     use meridians::bots::MctsPlayer;
     use meridians::{DecisionState, Position, Size};
-    let mut player = MctsPlayer::new(config::<DecisionState>());
+    let mut player = MctsPlayer::new(config::<DecisionState>(algorithm));
     let mut state = DecisionState::new(Position::new(Size::S6_7).with_pie(true));
     let (mut line, mut total) = (Vec::new(), 0);
     for _ in 0..moves {

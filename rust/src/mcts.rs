@@ -352,51 +352,23 @@ impl<G: Game> Tree<G> {
 
     /// One iteration below the node `prefix` leads to (the root when it is
     /// empty): select, expand one node, play out, back up the whole path.
-    fn iterate(&mut self, prefix: &[Action], exploration: f64, max_nodes: usize) {
-        let (mut node, mut state) = self.descend(prefix, false);
-        loop {
-            let actions = state.legal_actions();
-            let legal = actions.len();
-            if legal == 0 {
-                break;
-            }
-            let current = self.nodes[node as usize];
-            if u32::from(current.children) < legal && self.nodes.len() < max_nodes {
-                self.expand(node, &actions, &mut state);
-                break;
-            }
-            if current.first_child == NO_NODE {
-                break;
-            }
-            node = self.select(node, exploration);
-            state.apply(self.nodes[node as usize].action);
-            self.path.push(node);
-        }
-        while let Some(action) = random_action(&state, &mut self.rng) {
-            state.apply(action);
-        }
-        let winner = winner_at_end(&state);
-        for &index in &self.path {
-            let node = &mut self.nodes[index as usize];
-            node.visits += 1;
-            node.half_wins += if winner == usize::from(node.mover) {
-                2
-            } else {
-                0
-            };
-        }
-    }
-
-    /// One iteration of the solver: as [`Tree::iterate`], but a proven node
-    /// is not played out (its result is known), a terminal leaf is proven,
-    /// and proofs are backed up. Returns whether the root is now solved.
-    fn iterate_solver(&mut self, prefix: &[Action], exploration: f64, max_nodes: usize) -> bool {
-        let (mut node, mut state) = self.descend(prefix, true);
+    ///
+    /// With `PROVE` (the MCTS solver), a proven node is not played out (its
+    /// result is known), a leaf at the end of the game is proven, proofs are
+    /// backed up, and selection passes over children proven lost; it returns
+    /// whether the root of the search is now solved (always false without).
+    fn iterate<const PROVE: bool>(
+        &mut self,
+        prefix: &[Action],
+        exploration: f64,
+        max_nodes: usize,
+    ) -> bool {
+        let (mut node, mut state) = self.descend(prefix, PROVE);
         let top = node;
         let mut known = None;
         loop {
             let current = self.nodes[node as usize];
-            if node != top && current.proven != UNPROVEN {
+            if PROVE && node != top && current.proven != UNPROVEN {
                 known = current.proven_winner();
                 break;
             }
@@ -405,16 +377,20 @@ impl<G: Game> Tree<G> {
             if legal == 0 {
                 break;
             }
-            self.legal.push(legal);
+            if PROVE {
+                self.legal.push(legal);
+            }
             if u32::from(current.children) < legal && self.nodes.len() < max_nodes {
                 self.expand(node, &actions, &mut state);
                 break;
             }
             if current.first_child == NO_NODE {
-                self.legal.pop();
+                if PROVE {
+                    self.legal.pop();
+                }
                 break;
             }
-            node = self.select_solver(node, exploration);
+            node = self.select::<PROVE>(node, exploration);
             state.apply(self.nodes[node as usize].action);
             self.path.push(node);
         }
@@ -428,7 +404,7 @@ impl<G: Game> Tree<G> {
             }
             let winner = winner_at_end(&state);
             let leaf = *self.path.last().expect("the root is on the path");
-            if steps == 0 && leaf != top {
+            if PROVE && steps == 0 && leaf != top {
                 // The leaf is the end of the game: proven either way.
                 let node = &mut self.nodes[leaf as usize];
                 node.proven = if winner == usize::from(node.mover) {
@@ -448,7 +424,7 @@ impl<G: Game> Tree<G> {
                 0
             };
         }
-        self.back_up_proof(prefix.len())
+        PROVE && self.back_up_proof(prefix.len())
     }
 
     /// Backs a proof of the path's leaf up the path: a node whose seat to
@@ -514,36 +490,6 @@ impl<G: Game> Tree<G> {
         legal > 0 && lost == legal
     }
 
-    /// [`Tree::select`] for the solver: a proven winning child first;
-    /// children proven lost for the seat to act are passed over while any
-    /// other is left.
-    fn select_solver(&self, node: u32, exploration: f64) -> u32 {
-        let log_visits = f64::from(self.nodes[node as usize].visits.max(1)).ln();
-        let mut best = NO_NODE;
-        let mut best_score = f64::NEG_INFINITY;
-        for child in self.children(node) {
-            let stats = &self.nodes[child as usize];
-            match stats.proven {
-                PROVEN_WIN => return child,
-                PROVEN_LOSS => continue,
-                _ => {}
-            }
-            let visits = f64::from(stats.visits.max(1));
-            let score = f64::from(stats.half_wins) / (2.0 * visits)
-                + exploration * (log_visits / visits).sqrt();
-            if score > best_score {
-                best_score = score;
-                best = child;
-            }
-        }
-        if best == NO_NODE {
-            // Every child is lost (a full tree may leave actions
-            // unexpanded): explore among them as UCT would.
-            return self.select(node, exploration);
-        }
-        best
-    }
-
     /// Adds a child of `node` for an action not tried there yet, takes that
     /// action in `state` and puts the child at the end of the path.
     #[inline]
@@ -593,12 +539,21 @@ impl<G: Game> Tree<G> {
     }
 
     /// The child of `node` with the best UCT score; the first one on ties.
-    fn select(&self, node: u32, exploration: f64) -> u32 {
+    /// With `PROVE`, a proven winning child first, and children proven lost
+    /// for the seat to act passed over while any other is left.
+    fn select<const PROVE: bool>(&self, node: u32, exploration: f64) -> u32 {
         let log_visits = f64::from(self.nodes[node as usize].visits.max(1)).ln();
         let mut best = NO_NODE;
         let mut best_score = f64::NEG_INFINITY;
         for child in self.children(node) {
             let stats = &self.nodes[child as usize];
+            if PROVE {
+                match stats.proven {
+                    PROVEN_WIN => return child,
+                    PROVEN_LOSS => continue,
+                    _ => {}
+                }
+            }
             let visits = f64::from(stats.visits.max(1));
             let score = f64::from(stats.half_wins) / (2.0 * visits)
                 + exploration * (log_visits / visits).sqrt();
@@ -606,6 +561,11 @@ impl<G: Game> Tree<G> {
                 best_score = score;
                 best = child;
             }
+        }
+        if PROVE && best == NO_NODE {
+            // Every child is lost (a full tree may leave actions
+            // unexpanded): explore among them as UCT would.
+            return self.select::<false>(node, exploration);
         }
         best
     }
@@ -645,13 +605,14 @@ impl<G: Game> Tree<G> {
                 break;
             }
             done += 1;
-            if solver {
-                // A solved root has nothing left to learn: stop early.
-                if self.iterate_solver(prefix, config.exploration, config.max_nodes) {
-                    break;
-                }
+            // A solved root has nothing left to learn: stop early.
+            let solved = if solver {
+                self.iterate::<true>(prefix, config.exploration, config.max_nodes)
             } else {
-                self.iterate(prefix, config.exploration, config.max_nodes);
+                self.iterate::<false>(prefix, config.exploration, config.max_nodes)
+            };
+            if solved {
+                break;
             }
         }
         done
