@@ -19,7 +19,11 @@ a room* when it
   (``{"veletas": ...}``, ``table["veletas"]``, ``choices=("veletas",
   "meridians")``), or
 - builds a module path into a room (``f"veletas.games.{name}.playouts"``,
-  ``"veletas.games.veletas.svg"``).
+  ``"veletas.games.veletas.svg"``), or
+- spells out a rules option that only some games have (``variant``,
+  ``shooters_block``), as a parameter or a keyword argument, or reads one
+  by name (``getattr(rules, "pie")``): the options are the room's, passed
+  through as ``**rules`` and read by its contract.
 
 A default argument may name the default game (``game: str = "veletas"``).
 """
@@ -83,6 +87,27 @@ def in_room(name: str, games: frozenset[str]) -> bool:
 
 def is_generic(name: str, games: frozenset[str]) -> bool:
     return not (in_room(name, games) or name in FACES or name == REGISTRY)
+
+
+def rules_options(known: dict[str, Path]) -> frozenset[str]:
+    """The rules options that some games have and others not: the names of
+    the ``RuleOption`` entries of each room's ``options`` module."""
+    games = game_names(known)
+    owned: dict[str, set[str]] = {}
+    for game in games:
+        path = known.get(f"{ROOMS}{game}.options")
+        if path is None:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "RuleOption"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+            ):
+                owned.setdefault(str(node.args[0].value), set()).add(game)
+    return frozenset(name for name, owners in owned.items() if owners != games)
 
 
 def imports(
@@ -181,6 +206,7 @@ def reaches(name: str, tree: ast.Module, known: dict[str, Path]) -> Iterator[Rea
 
 def _reaches(name: str, tree: ast.Module, known: dict[str, Path]) -> Iterator[Reach]:
     games = game_names(known)
+    options = rules_options(known)
     for line, target in imports(name, tree, known):
         if in_room(target, games) or target in FACES:
             yield Reach(name, line, "imports", target)
@@ -228,6 +254,17 @@ def _reaches(name: str, tree: ast.Module, known: dict[str, Path]) -> Iterator[Re
             and (in_room(node.value, games) or node.value.rstrip(".") == REGISTRY + ".")
         ):
             yield Reach(name, node.lineno, "names the module", node.value)
+        elif isinstance(node, (ast.arg, ast.keyword)) and node.arg in options:
+            yield Reach(name, node.lineno, "spells out the rules option", str(node.arg))
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("getattr", "hasattr")
+            and len(node.args) > 1
+            and isinstance(node.args[1], ast.Constant)
+            and node.args[1].value in options
+        ):
+            yield Reach(name, node.lineno, "reads the rules option", str(node.args[1].value))
 
 
 def _compared(node: ast.AST, tree: ast.Module) -> bool:

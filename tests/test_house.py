@@ -60,8 +60,10 @@ ENGINES = {"veletas": 1}
 ENGINE = ENGINES["meridians"]
 CHOICES = ("veletas", "meridians")
 path = f"veletas.games.{name}.playouts"
-def f(game: str = "veletas") -> None:
+def f(game: str = "veletas", shooters_block: bool = False) -> None:
     """A docstring naming veletas.games.veletas.svg."""
+run(variant="small")
+swaps = getattr(rules, "pie", True)
 '''
     kinds = [r.kind for r in house.reaches("veletas.example", ast.parse(source), known)]
     assert sorted(kinds) == sorted(
@@ -73,8 +75,17 @@ def f(game: str = "veletas") -> None:
             "looks up by",
             "lists",
             "builds a module path",
+            "spells out the rules option",
+            "spells out the rules option",
+            "reads the rules option",
         ]
     )
+
+
+def test_the_options_that_only_some_games_have_are_read_from_the_rooms() -> None:
+    options = house.rules_options(house.modules())
+    assert {"variant", "shooters_block", "claimed_shooters_block", "pie"} <= options
+    assert "size" not in options  # every game has it
 
 
 def test_the_walk_finds_a_circle_through_a_deferred_import() -> None:

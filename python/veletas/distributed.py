@@ -31,7 +31,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import importlib
-import inspect
 import math
 import os
 import re
@@ -112,18 +111,12 @@ def playouts(
     progress: bool | None = None,
     game: str = "veletas",
     ship: bool = True,
-    variant: str = "standard",
-    size: int | str | None = None,
-    shooters: int | None = None,
-    setup_rule: str = "perimeter",
-    shooters_block: bool = False,
-    pie: bool = False,
     start: Any = None,
     seed: int = 0,
     threads: int | None = None,
     policy: str | None = None,
     record: bool = False,
-    claimed_shooters_block: bool = False,
+    **rules: Any,
 ) -> Playouts:
     """Play ``n_games`` random games on a Ray cluster: the games, arrays and
     summary of :func:`veletas.playouts` with the same arguments.
@@ -143,11 +136,12 @@ def playouts(
     cluster). ``max_retries`` is how often Ray plays a chunk again after its
     worker process or node died (``-1``: without limit). ``progress`` shows a
     progress bar of the finished games on stderr (None: when stderr is a
-    terminal). ``game`` names the game (``"veletas"`` or ``"meridians"``); the
-    other arguments are those of :func:`veletas.playouts`, or for Meridians
-    ``size`` (``"6-7"`` by default), ``pie``, ``start``, ``seed``, ``threads``
-    and ``record`` of :func:`veletas.meridians.playouts`; the options of the
-    other game must be left at their defaults. ``ship`` sends this veletas to
+    terminal). ``game`` names the game (``"veletas"`` or ``"meridians"``);
+    ``start``, ``seed``, ``threads``, ``policy`` and ``record`` are those of
+    :func:`veletas.playouts`, and ``rules`` the game's rules options, by the
+    names of its ``playouts`` (for Veletas those of :func:`veletas.playouts`,
+    for Meridians those of :func:`veletas.meridians.playouts`); an option of
+    another game is refused unless it is left at its default. ``ship`` sends this veletas to
     the workers of a cluster joined by address (:func:`connect`), so that they
     need only Ray; with ``ship=False`` every node needs the same version of
     veletas installed.
@@ -165,22 +159,19 @@ def playouts(
     """
     n_games = count(n_games)
     common = {"start": start, "seed": seed, "threads": threads, "record": record}
-    rules = {
-        "variant": variant,
-        "size": size,
-        "shooters": shooters,
-        "setup_rule": setup_rule,
-        "shooters_block": shooters_block,
-        "claimed_shooters_block": claimed_shooters_block,
-        "pie": pie,
-    }
-    defaults = inspect.signature(playouts).parameters
-    given = {name: value for name, value in rules.items() if value != defaults[name].default}
     played = registry.get(game)
     owners: dict[str, list[str]] = {}
+    defaults: dict[str, list[Any]] = {}
     for known in registry.every():
         for option in known.options.RULES:
             owners.setdefault(option.name, []).append(known.title)
+            defaults.setdefault(option.name, []).append(option.default)
+    # Another game's option at its default is left out, as if not given.
+    given = {
+        name: value
+        for name, value in rules.items()
+        if played.title in owners.get(name, ()) or value not in defaults.get(name, [])
+    }
     refuse_foreign(played.name, played.title, given, owners)
     job = PlayoutJob.make(
         game=game, **given, policy=policy or played.playouts.POLICIES[0], **common

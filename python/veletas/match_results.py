@@ -233,7 +233,8 @@ class MatchResult:
             f"A second      {_percent(self.rate_as(first=False))}",
             f"first player  {_percent(self.first_player_win_rate)}",
         ]
-        if getattr(_games.get(self.game).api().Board(**self.rules), "pie", True):
+        room = _games.get(self.game)
+        if room.options.has_pie_rule(room.api().Board(**self.rules).rules):
             lines.append(f"swaps         {_percent(self.swap_rate)}")  # not without a pie rule
         plies = self.plies
         if len(plies):

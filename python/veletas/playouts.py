@@ -45,6 +45,7 @@ __all__ = [
     "Estimate",
     "PlayoutJob",
     "Playouts",
+    "Statistics",
     "Tally",
     "check_run",
     "game_playouts",
@@ -110,7 +111,58 @@ def game_playouts(game: str) -> _games.PlayoutsRoom:
     return _games.get(game).playouts
 
 
-class Playouts:
+class Statistics:
+    """The statistics of a run's games that both :class:`Playouts` (the
+    games themselves) and :class:`Tally` (their distinct rows, counted)
+    answer alike: each says how many games a mask of its rows holds and what
+    the mean of a column over the games is."""
+
+    if TYPE_CHECKING:
+        # The per-game columns, one entry a row (a game, or a distinct row).
+        @property
+        def winner(self) -> np.ndarray: ...
+        @property
+        def swapped(self) -> np.ndarray: ...
+        @property
+        def plies(self) -> np.ndarray: ...
+
+    def __len__(self) -> int:
+        raise NotImplementedError
+
+    def count(self, mask: np.ndarray) -> int:
+        """The games of the rows where ``mask`` holds."""
+        raise NotImplementedError
+
+    def mean(self, values: np.ndarray) -> float:
+        """The mean over the games of a column's ``values`` (nan for no games)."""
+        raise NotImplementedError
+
+    def win_rate(self, color: int) -> Estimate:
+        """The share of games that ``color`` (0 or 1) won, with its 95% interval.
+
+        A game without a winner (stuck) counts as won by neither colour.
+        """
+        return wilson(self.count(self.winner == int(color)), len(self))
+
+    def first_player_win_rate(self) -> Estimate:
+        """The share of games won by the first player (who holds colour 0, or
+        colour 1 after a swap), with its 95% interval."""
+        return wilson(self.count(self.winner == self.swapped.astype(np.int8)), len(self))
+
+    def swap_rate(self) -> Estimate:
+        """The share of games with the pie swap, with its 95% interval."""
+        return wilson(self.count(self.swapped), len(self))
+
+    def stuck(self) -> int:
+        """The number of games that ended without a winner."""
+        return self.count(self.winner < 0)
+
+    def mean_plies(self) -> float:
+        """The mean number of moves a game (nan for no games)."""
+        return self.mean(self.plies)
+
+
+class Playouts(Statistics):
     """The games of a playout run, one numpy entry per game in game-index order.
 
     One class serves every game. Beyond ``winner``, ``swapped`` and ``plies``,
@@ -241,30 +293,13 @@ class Playouts:
     # ------------------------------------------------------------------
     # Summary
 
-    def win_rate(self, color: int) -> Estimate:
-        """The share of games that ``color`` (0 or 1) won, with its 95% interval.
+    def count(self, mask: np.ndarray) -> int:
+        """The games where ``mask`` (one entry a game) holds."""
+        return int(np.count_nonzero(mask))
 
-        A game without a winner (stuck) counts as won by neither colour.
-        """
-        return wilson(int(np.count_nonzero(self.winner == int(color))), len(self))
-
-    def first_player_win_rate(self) -> Estimate:
-        """The share of games won by the first player (who holds colour 0, or
-        colour 1 after a swap), with its 95% interval."""
-        first = self.swapped.astype(np.int8)
-        return wilson(int(np.count_nonzero(self.winner == first)), len(self))
-
-    def swap_rate(self) -> Estimate:
-        """The share of games with the pie swap, with its 95% interval."""
-        return wilson(int(np.count_nonzero(self.swapped)), len(self))
-
-    def stuck(self) -> int:
-        """The number of games that ended without a winner."""
-        return int(np.count_nonzero(self.winner < 0))
-
-    def mean_plies(self) -> float:
-        """The mean number of moves a game (nan for no games)."""
-        return float(self.plies.mean()) if len(self) else math.nan
+    def mean(self, values: np.ndarray) -> float:
+        """The mean over the games of a column's ``values`` (nan for no games)."""
+        return float(values.mean()) if len(self) else math.nan
 
     def plies_quantiles(
         self, q: Sequence[float] = (0.05, 0.25, 0.5, 0.75, 0.95)
@@ -619,7 +654,7 @@ _DENSE = 1 << 16
 whose keys spread wider are sorted instead."""
 
 
-class Tally:
+class Tally(Statistics):
     """The games of one run (or of consecutive ranges of it) as their
     distinct per-game rows, each with the number of games that had it.
 
@@ -769,26 +804,6 @@ class Tally:
         the exact sum divided once, as numpy's mean of the games gives it."""
         n = len(self)
         return self.total(values) / n if n else math.nan
-
-    def win_rate(self, color: int) -> Estimate:
-        """As :meth:`Playouts.win_rate`."""
-        return wilson(self.count(self.winner == int(color)), len(self))
-
-    def first_player_win_rate(self) -> Estimate:
-        """As :meth:`Playouts.first_player_win_rate`."""
-        return wilson(self.count(self.winner == self.swapped.astype(np.int8)), len(self))
-
-    def swap_rate(self) -> Estimate:
-        """As :meth:`Playouts.swap_rate`."""
-        return wilson(self.count(self.swapped), len(self))
-
-    def stuck(self) -> int:
-        """As :meth:`Playouts.stuck`."""
-        return self.count(self.winner < 0)
-
-    def mean_plies(self) -> float:
-        """As :meth:`Playouts.mean_plies`."""
-        return self.mean(self.plies)
 
     def plies_quantiles(
         self, q: Sequence[float] = (0.05, 0.25, 0.5, 0.75, 0.95)

@@ -65,35 +65,11 @@ class VectorEnv(metaclass=_VectorEnvType):
 
     @overload
     def __new__(  # type: ignore[misc]  # the native class of the game, not a subclass
-        cls,
-        num_envs: int,
-        *,
-        game: Literal["veletas"] = "veletas",
-        variant: str = "standard",
-        seed: int = 0,
-        auto_reset: bool = True,
-        setup_rule: str = "perimeter",
-        shooters_block: bool = False,
-        size: int | None = None,
-        shooters: int | None = None,
-        opponent: str | None = None,
-        learner_seat: int | str = 0,
-        start: Any = None,
-        claimed_shooters_block: bool = False,
+        cls, num_envs: int, *, game: Literal["veletas"] = "veletas", **options: Any
     ) -> _veletas.VectorEnv: ...
     @overload
     def __new__(  # type: ignore[misc]
-        cls,
-        num_envs: int,
-        *,
-        game: Literal["meridians"],
-        size: str = "6-7",
-        pie: bool = False,
-        seed: int = 0,
-        auto_reset: bool = True,
-        opponent: str | None = None,
-        learner_seat: int | str = 0,
-        start: Any = None,
+        cls, num_envs: int, *, game: Literal["meridians"], **options: Any
     ) -> _veletas.MeridiansVectorEnv: ...
     def __new__(cls, num_envs: int, *, game: str = "veletas", **options: Any) -> Any:
         env_type = games.get(game).encoding().vector_env_type()

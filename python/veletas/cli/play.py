@@ -24,7 +24,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "two bots play each other."
         ),
     )
-    options.add_rules(parser, variant="small")
+    # The default game's quick rules (its smallest board) by default.
+    options.add_rules(parser, **games.get(games.DEFAULT).options.QUICK)
     parser.add_argument("--bot", choices=BOTS, default="mcts", help="the opponent (default mcts)")
     parser.add_argument(
         "--seconds",

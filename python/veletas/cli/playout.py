@@ -550,7 +550,7 @@ def table(games: Tally, seconds: float, where: str, *, played: int | None = None
         f"{colors[1] + ' wins':<14}{_percent(games.win_rate(1))}",
         f"first player  {_percent(games.first_player_win_rate())}",
     ]
-    if getattr(rules, "pie", True):  # no swap line where the rules have no pie rule
+    if registry.get(games.game).options.has_pie_rule(rules):  # no swap line without a pie rule
         lines.append(f"swaps         {_percent(games.swap_rate())}")
     if games.stuck():
         lines.append(f"stuck         {games.stuck():,} games without a legal move")

@@ -78,6 +78,11 @@ class OptionsRoom(Protocol):
         values by name (each given or its default)."""
         ...
 
+    def has_pie_rule(self, rules: Any) -> bool:
+        """Whether games of ``rules`` (a board's ``rules``) offer the pie
+        swap: summaries show a swap rate only then."""
+        ...
+
     def engine_options(self, board: Any) -> tuple[Any, ...]:
         """The rule options of ``board`` the native bots take after its
         position string."""

@@ -42,6 +42,11 @@ def fen_kwargs(rules: Any) -> dict[str, Any]:
     return {"pie": rules.pie}
 
 
+def has_pie_rule(rules: Any) -> bool:
+    """Whether games of ``rules`` offer the pie swap: with the pie option."""
+    return bool(rules.pie)
+
+
 def engine_options(board: Any) -> tuple[Any, ...]:
     """The rule options the native bots take after the position string."""
     return (board.pie,)

@@ -81,6 +81,11 @@ def fen_kwargs(rules: Any) -> dict[str, Any]:
     }
 
 
+def has_pie_rule(rules: Any) -> bool:
+    """Whether games of ``rules`` offer the pie swap: Veletas always does."""
+    return True
+
+
 def engine_options(board: Any) -> tuple[Any, ...]:
     """The rule options the native bots take after the position string."""
     rules = board.rules
