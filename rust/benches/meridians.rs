@@ -1,6 +1,6 @@
 //! Times Meridians: perft from the start of each size (checking the node
-//! counts), and random games through the generic runner on one thread, in
-//! games per second.
+//! counts), and random games (the room's playout loop) through the batch
+//! runner on one thread, in games per second.
 //!
 //! `cargo bench --bench meridians` (release profile). Optional arguments:
 //! `--games N` (default 20000), `--threads T` (default 1), `--size S` (default
@@ -14,8 +14,9 @@ use std::num::NonZeroUsize;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
+use _veletas::meridians::playout::play_random_game;
 use _veletas::meridians::{DecisionState, Position, Size, perft};
-use _veletas::playout::{Batch, play_micro};
+use _veletas::playout::Batch;
 
 /// Perft from the start by size: (depth, nodes), checked.
 fn start_counts(size: Size) -> Vec<(u32, u64)> {
@@ -125,7 +126,7 @@ fn random_games(sizes: &[Size], pie: bool, games: usize, threads: usize, timing:
             decisions = Batch::new(0, games)
                 .run(NonZeroUsize::new(threads), |rng| {
                     let mut state = start;
-                    let decisions = play_micro(&mut state, rng, |_, _| {});
+                    let decisions = play_random_game(&mut state, rng, |_, _| {});
                     assert!(state.winner().is_some());
                     decisions
                 })

@@ -27,7 +27,7 @@
 use core::fmt;
 use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub};
 
-use super::kernel::{self, Portable};
+use super::kernel::{self, Kernel, Portable};
 use super::point::{GRID, Point};
 
 /// One of the six directions of the lattice, named by the grid coordinates.
@@ -293,6 +293,18 @@ impl Bitboard {
     /// pick every random action with it, and where it falls is a coin toss.
     #[inline(always)]
     pub fn nth(self, k: u32) -> Option<Point> {
+        self.nth_by(k, kernel::select)
+    }
+
+    /// [`Bitboard::nth`] with the selection of the back end `back_end`: no
+    /// look at which back end runs, for a caller compiled for it.
+    #[inline(always)]
+    pub(crate) fn nth_on<K: Kernel>(self, back_end: K, k: u32) -> Option<Point> {
+        self.nth_by(k, |word, i| back_end.select(word, i))
+    }
+
+    #[inline(always)]
+    fn nth_by(self, k: u32, select: impl Fn(u64, u32) -> u32) -> Option<Point> {
         let [w0, w1, w2, w3] = self.0;
         let c0 = w0.count_ones();
         let c01 = c0 + w1.count_ones();
@@ -312,9 +324,7 @@ impl Bitboard {
         if k >= c012 {
             (word, below, base) = (w3, c012, 192);
         }
-        Some(Point::from_index_unchecked(
-            base + kernel::select(word, k - below),
-        ))
+        Some(Point::from_index_unchecked(base + select(word, k - below)))
     }
 
     /// The points in ascending order.

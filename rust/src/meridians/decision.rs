@@ -9,6 +9,7 @@ use core::fmt;
 
 use super::bitboard::{Bitboard, STRIDE};
 use super::color::Color;
+use super::kernel::Kernel;
 use super::moves::Move;
 use super::point::{GRID, Point};
 use super::position::{Phase, Position};
@@ -150,6 +151,16 @@ impl Actions {
             };
         }
         let point = self.points.nth(k)?;
+        Some(ACTION_OF_INDEX[self.size.index()][point.index()] as Action)
+    }
+
+    /// [`Actions::nth`] with the selection of the back end `back_end`.
+    #[inline(always)]
+    pub(crate) fn nth_on<K: Kernel>(&self, back_end: K, k: u32) -> Option<Action> {
+        if self.pie {
+            return self.nth(k);
+        }
+        let point = self.points.nth_on(back_end, k)?;
         Some(ACTION_OF_INDEX[self.size.index()][point.index()] as Action)
     }
 
@@ -330,15 +341,29 @@ impl DecisionState {
     /// [`DecisionState::legal_actions`]), and returns the points it removed.
     #[inline]
     pub fn apply_unchecked(&mut self, action: Action) -> Bitboard {
-        let m = match action_point(action, self.size()) {
+        let m = self.take_move(action);
+        self.position.play_unchecked(m)
+    }
+
+    /// The move of the legal `action`, the swap recorded.
+    #[inline(always)]
+    fn take_move(&mut self, action: Action) -> Move {
+        match action_point(action, self.size()) {
             Some(point) => Move::Place(point),
             None if action == swap_action(self.size()) => {
                 self.swapped = true;
                 Move::Swap
             }
             None => Move::Keep,
-        };
-        self.position.play_unchecked(m)
+        }
+    }
+
+    /// [`DecisionState::apply_unchecked`] on the back end `k`, for a caller
+    /// compiled for it.
+    #[inline(always)]
+    pub(crate) fn apply_unchecked_on<K: Kernel>(&mut self, k: K, action: Action) -> Bitboard {
+        let m = self.take_move(action);
+        self.position.play_unchecked_on(k, m)
     }
 
     /// The move of `action` on this board, if it is an id of it (legal or

@@ -30,6 +30,10 @@ pub trait Kernel: Copy {
     /// The set as a bitboard.
     fn store(self, set: Self::Set) -> Bitboard;
 
+    /// The position of the `k`-th set bit of `word`, which has more than
+    /// `k` (see [`select`]).
+    fn select(self, word: u64, k: u32) -> u32;
+
     /// No points.
     fn none(self) -> Self::Set;
 
@@ -245,6 +249,11 @@ pub fn nearest<K: Kernel>(
 pub struct Portable;
 
 impl Kernel for Portable {
+    #[inline(always)]
+    fn select(self, word: u64, k: u32) -> u32 {
+        crate::bits::select(word, k)
+    }
+
     type Set = Bitboard;
 
     #[inline(always)]
@@ -383,6 +392,13 @@ mod x86 {
     }
 
     impl Kernel for Avx2 {
+        #[inline(always)]
+        fn select(self, word: u64, k: u32) -> u32 {
+            // SAFETY: the token exists only on the x86-64-v3 back end, whose
+            // CPUs have BMI2.
+            unsafe { select_pdep(word, k) }
+        }
+
         type Set = __m256i;
 
         #[inline(always)]

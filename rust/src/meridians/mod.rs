@@ -31,6 +31,7 @@ pub mod kernel;
 pub mod moves;
 pub mod observation;
 pub mod perft;
+pub mod playout;
 pub mod point;
 pub mod position;
 pub mod size;

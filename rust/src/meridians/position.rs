@@ -497,6 +497,22 @@ impl Position {
         }
     }
 
+    /// [`Position::play_unchecked`] on the back end `k`, for a caller
+    /// compiled for it (the playouts of [`super::playout`]).
+    #[inline(always)]
+    pub(crate) fn play_unchecked_on<K: Kernel>(&mut self, k: K, m: Move) -> Bitboard {
+        match m {
+            Move::Place(point) => self.place_with(k, point),
+            Move::Swap | Move::Keep => {
+                self.set_phase(Phase::Open);
+                self.set_turn(Color::Light);
+                let [own, other] = self.colours();
+                self.refresh_with(k, k.load(own), k.load(other));
+                Bitboard::EMPTY
+            }
+        }
+    }
+
     /// Works out the legal placements (and the cuts) anew.
     fn refresh(&mut self) {
         #[cfg(target_arch = "x86_64")]

@@ -1,5 +1,6 @@
-//! `veletas._veletas.meridians_playouts`: random Meridians games through the
-//! generic runner ([`crate::playout`]), as numpy arrays.
+//! `veletas._veletas.meridians_playouts`: random Meridians games (the
+//! room's loop, [`crate::meridians::playout`]) through the generic batch
+//! runner ([`crate::playout`]), as numpy arrays.
 
 use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::exceptions::PyRuntimeError;
@@ -8,8 +9,8 @@ use pyo3::types::PyDict;
 
 use super::board::position_from_fen;
 use super::types;
+use crate::meridians::playout::play_random_game;
 use crate::meridians::{Color, DecisionState, Move};
-use crate::playout::play_micro;
 use crate::py::args::batch_args;
 
 /// The record of a move: its point number (`rank * 14 + file`), or
@@ -61,12 +62,12 @@ pub fn meridians_playouts<'py>(
                 let mut state = start;
                 let mut moves = Vec::new();
                 let plies = if record {
-                    play_micro(&mut state, rng, |state, action| {
+                    play_random_game(&mut state, rng, |state, action| {
                         let m = state.move_of(action).expect("a legal action");
                         moves.push(record_of(m));
                     })
                 } else {
-                    play_micro(&mut state, rng, |_, _| {})
+                    play_random_game(&mut state, rng, |_, _| {})
                 };
                 let position = state.position();
                 let stones = [Color::Light, Color::Dark].map(|c| position.stone_count(c) as i8);
