@@ -20,26 +20,62 @@ static SELECT_IN_BYTE: [[u8; 8]; 256] = {
     table
 };
 
+/// One in each byte.
+const ONES: u64 = 0x0101_0101_0101_0101;
+/// The high bit of each byte.
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
 /// The position of the `k`-th set bit of `word`, which has more than `k`.
 ///
-/// By halving: count the low 32 bits and keep the half that holds the bit,
-/// then 16, then 8, and a table finishes inside the byte. Each step is a
-/// hardware bit count, a compare and conditional moves, without a branch
-/// (where the bit lies is a coin toss for a random `k`).
+/// Broadword (Vigna, "Broadword implementation of rank/select queries",
+/// 2008): the bytes' bit counts summed in parallel, their running sums by
+/// one multiplication, the byte that holds the bit found by comparing all
+/// eight sums with `k` at once, and a table finishes inside the byte. No
+/// branch (where the bit lies is a coin toss for a random `k`) and no
+/// hardware bit count, which the portable back end does not assume: about
+/// half the instructions of halving with three bit counts.
 #[inline(always)]
 pub const fn select(word: u64, k: u32) -> u32 {
-    let (mut word, mut k, mut base) = (word, k, 0);
-    let below = (word as u32).count_ones();
-    if k >= below {
-        (word, k, base) = (word >> 32, k - below, 32);
+    // The bit count of each byte, in that byte.
+    let mut counts = word - ((word >> 1) & 0x5555_5555_5555_5555);
+    counts = (counts & 0x3333_3333_3333_3333) + ((counts >> 2) & 0x3333_3333_3333_3333);
+    counts = (counts + (counts >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+    // Byte i: the bits of bytes 0 to i (at most 64, below the high bit).
+    let running = counts.wrapping_mul(ONES);
+    // The high bit of byte i set where that sum is at most k: the bytes
+    // wholly below the bit, counted into the top byte.
+    let below = ((((k as u64) * ONES) | HIGHS) - running) & HIGHS;
+    let byte = ((below >> 7).wrapping_mul(ONES) >> 56) as u32 * 8;
+    // The bits of the bytes below that byte.
+    let before = ((running << 8) >> byte) as u32 & 0xFF;
+    byte + SELECT_IN_BYTE[(word >> byte) as usize & 0xFF][(k - before) as usize] as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `k`-th set bit by walking the bits.
+    fn by_walking(word: u64, k: u32) -> u32 {
+        (0..64)
+            .filter(|&bit| word >> bit & 1 == 1)
+            .nth(k as usize)
+            .expect("more than k bits")
     }
-    let below = (word as u16).count_ones();
-    if k >= below {
-        (word, k, base) = (word >> 16, k - below, base + 16);
+
+    #[test]
+    fn every_set_bit_of_many_words_is_found() {
+        let mut rng = crate::rng::Rng::for_game(1, 2);
+        let mut words = vec![u64::MAX, 1, 1 << 63, 0x8000_0000_0000_0001, 0xFF00];
+        for _ in 0..2000 {
+            // Dense, sparse and in between.
+            let (a, b) = (rng.next_u64(), rng.next_u64());
+            words.extend([a, a & b, a | b, a & b & rng.next_u64()]);
+        }
+        for word in words {
+            for k in 0..word.count_ones() {
+                assert_eq!(select(word, k), by_walking(word, k), "{word:#x} {k}");
+            }
+        }
     }
-    let below = (word as u8).count_ones();
-    if k >= below {
-        (word, k, base) = (word >> 8, k - below, base + 8);
-    }
-    base + SELECT_IN_BYTE[word as usize & 0xFF][k as usize] as u32
 }

@@ -318,11 +318,11 @@ impl Kernel for Portable {
 }
 
 /// The position of the `k`-th set bit of `word`, which has more than `k`:
-/// by `pdep` on the x86-64-v3 back end, else by halving with bit counts
+/// by `pdep` on the x86-64-v3 back end, else broadword
 /// ([`crate::bits::select`]).
 ///
 /// A playout picks every random action with it, on the path from one move
-/// to the next: the halving costs three dependent bit counts.
+/// to the next.
 #[inline(always)]
 pub(crate) fn select(word: u64, k: u32) -> u32 {
     #[cfg(target_arch = "x86_64")]
@@ -809,7 +809,7 @@ mod tests {
 
     #[cfg(target_arch = "x86_64")]
     #[test]
-    fn pdep_selects_like_the_halving() {
+    fn pdep_selects_like_the_portable_selection() {
         // Not on a CPU without BMI2: nothing to test there.
         if !crate::cpu::Backend::X86V3.is_supported() {
             return;
