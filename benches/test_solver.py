@@ -16,13 +16,16 @@ from test_solving import TooBig, endgames, minimax_winner, reference_of
 from veletas import games, meridians
 
 SUITE_SIZE = 30
-"""Endgames of Veletas 5x5 with 3 shooters, 1 to 4 moves from the end of
-random games (seeded), small enough for the minimax."""
+"""Endgames of each kind, 1 to 4 moves from the end of random games
+(seeded), small enough for the minimax."""
+
+SUITES = {"veletas-5x5": "veletas 5x5/3", "meridians-5-6": "meridians 5-6"}
+"""The suites by test id: the kinds of board of the tests' endgames."""
 
 
-def suite() -> list[Any]:
+def suite(kind: str) -> list[Any]:
     found = []
-    for board in endgames("veletas 5x5/3", 4 * SUITE_SIZE, seed=11):
+    for board in endgames(kind, 4 * SUITE_SIZE, seed=11):
         swapped = any(move.is_swap for move in board.move_stack)
         try:
             minimax_winner(reference_of(board), swapped, [4_000])
@@ -43,8 +46,10 @@ def per_second(work: Any, count: int, repeat: int = 3) -> float:
     return count / best
 
 
-def test_endgames_against_the_plain_minimax(benchmark: Any, report: Any) -> None:
-    boards = suite()
+@pytest.mark.parametrize("suite_id", list(SUITES))
+def test_endgames_against_the_plain_minimax(benchmark: Any, report: Any, suite_id: str) -> None:
+    kind = SUITES[suite_id]
+    boards = suite(kind)
 
     def by_solver() -> list[str]:
         return [veletas.solve(board, memory=8 << 20).value for board in boards]
@@ -63,7 +68,7 @@ def test_endgames_against_the_plain_minimax(benchmark: Any, report: Any) -> None
         to_act = games.game_of(board).match.seat_to_act(board, swapped)
         assert value == ("win" if winner == to_act else "loss")
     report(
-        f"exact values of {len(boards)} endgames of Veletas 5x5/3",
+        f"exact values of {len(boards)} endgames of {kind}",
         "veletas.solve (df-pn, native)",
         per_second(by_solver, len(boards)),
         "plain minimax (reference engine)",

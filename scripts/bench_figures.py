@@ -312,12 +312,27 @@ FIGURES: dict[str, Measured | Derived] = {
     "ray_local_runtime": Measured(TIME, lambda b: b.best("test_starting_a_local_runtime")),
     # The exact solver (benches/test_solver.py).
     "solve_endgames": Measured(
-        RATE, lambda b: b.info(SOLVER, "veletas.solve (df-pn, native) positions/s")
+        RATE,
+        lambda b: b.info(f"{SOLVER}[veletas-5x5]", "veletas.solve (df-pn, native) positions/s"),
     ),
     "minimax_endgames": Measured(
-        RATE, lambda b: b.info(SOLVER, "plain minimax (reference engine) positions/s")
+        RATE,
+        lambda b: b.info(f"{SOLVER}[veletas-5x5]", "plain minimax (reference engine) positions/s"),
     ),
     "solve_vs_minimax": Derived(RATIO, "solve_endgames", "minimax_endgames"),
+    "solve_endgames_meridians": Measured(
+        RATE,
+        lambda b: b.info(f"{SOLVER}[meridians-5-6]", "veletas.solve (df-pn, native) positions/s"),
+    ),
+    "minimax_endgames_meridians": Measured(
+        RATE,
+        lambda b: b.info(
+            f"{SOLVER}[meridians-5-6]", "plain minimax (reference engine) positions/s"
+        ),
+    ),
+    "solve_vs_minimax_meridians": Derived(
+        RATIO, "solve_endgames_meridians", "minimax_endgames_meridians"
+    ),
     "solve_nodes_small_veletas": Measured(
         RATE, lambda b: b.info(f"{NODES}[veletas-7x7]", "1 MiB table nodes/s")
     ),

@@ -132,12 +132,18 @@ def fake_run() -> dict[str, Any]:
                 **{"ms per chunk (fit)": 1.0434, "ms per 1-game chunk": 0.9876},
             ),
             bench("test_starting_a_local_runtime", 7.123),
-            bench(
-                "test_endgames_against_the_plain_minimax",
-                **{
-                    "veletas.solve (df-pn, native) positions/s": 1_885.2,
-                    "plain minimax (reference engine) positions/s": 204.1,
-                },
+            *(
+                bench(
+                    f"test_endgames_against_the_plain_minimax[{name}]",
+                    **{
+                        "veletas.solve (df-pn, native) positions/s": solver,
+                        "plain minimax (reference engine) positions/s": minimax,
+                    },
+                )
+                for name, solver, minimax in [
+                    ("veletas-5x5", 1_885.2, 204.1),
+                    ("meridians-5-6", 912.3, 45.6),
+                ]
             ),
             *(
                 bench(
