@@ -17,6 +17,7 @@ import numpy as np
 from veletas import _checks
 from veletas import games as _games
 from veletas._implementation import IMPLEMENTATION, require_native
+from veletas._signature import signature_of
 from veletas.errors import DatasetError, InvalidRulesError
 from veletas.games.veletas.reference.playouts import (
     KIND_SHOOTER,
@@ -402,38 +403,9 @@ SUMMARY_METHODS = {"claim_counts": claim_counts}
 """The game's own summaries, read as methods of its Playouts."""
 
 
-def _play(
-    backend: str,
-    n_games: int,
-    *,
-    variant: str = "standard",
-    size: int | None = None,
-    shooters: int | None = None,
-    setup_rule: str = "perimeter",
-    shooters_block: bool = False,
-    start: Any = None,
-    seed: int = 0,
-    threads: int | None = None,
-    policy: str = "micro",
-    record: bool = False,
-    claimed_shooters_block: bool = False,
-) -> Playouts:
+def _play(backend: str, n_games: int, **options: Any) -> Playouts:
     n_games = _checks.count(n_games)
-    job = make_job(
-        variant=variant,
-        size=size,
-        shooters=shooters,
-        setup_rule=setup_rule,
-        shooters_block=shooters_block,
-        start=start,
-        seed=seed,
-        threads=threads,
-        policy=policy,
-        record=record,
-        backend=backend,
-        claimed_shooters_block=claimed_shooters_block,
-    )
-    return job.run(0, n_games)
+    return make_job(**options, backend=backend).run(0, n_games)
 
 
 def playouts(
@@ -500,21 +472,8 @@ def playouts(
     )
 
 
-def reference_playouts(
-    n_games: int,
-    *,
-    variant: str = "standard",
-    size: int | None = None,
-    shooters: int | None = None,
-    setup_rule: str = "perimeter",
-    shooters_block: bool = False,
-    start: Any = None,
-    seed: int = 0,
-    threads: int | None = None,
-    policy: str = "micro",
-    record: bool = False,
-    claimed_shooters_block: bool = False,
-) -> Playouts:
+@signature_of(playouts)
+def reference_playouts(n_games: int, **options: Any) -> Playouts:
     """Play ``n_games`` random games in pure Python; see :func:`veletas.playouts`.
 
     :raises ValueError: for a negative ``n_games``, an unknown policy, a seed
@@ -524,18 +483,4 @@ def reference_playouts(
     :raises InvalidFenError: for a ``start`` position string that is refused.
     :raises TypeError: for arguments of the wrong type.
     """
-    return _play(
-        "python",
-        n_games,
-        variant=variant,
-        size=size,
-        shooters=shooters,
-        setup_rule=setup_rule,
-        shooters_block=shooters_block,
-        start=start,
-        seed=seed,
-        threads=threads,
-        policy=policy,
-        record=record,
-        claimed_shooters_block=claimed_shooters_block,
-    )
+    return _play("python", n_games, **options)
