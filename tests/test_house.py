@@ -88,6 +88,27 @@ def test_the_options_that_only_some_games_have_are_read_from_the_rooms() -> None
     assert "size" not in options  # every game has it
 
 
+def test_the_registry_is_imported_under_one_name() -> None:
+    import ast
+
+    names = set()
+    for path in house.modules().values():
+        if path.suffix != ".py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module == "veletas":
+                names |= {
+                    alias.asname or alias.name for alias in node.names if alias.name == "games"
+                }
+            elif isinstance(node, ast.Import):
+                names |= {
+                    alias.asname or alias.name
+                    for alias in node.names
+                    if alias.name == "veletas.games"
+                }
+    assert names == {"registry"}
+
+
 def test_the_walk_finds_a_circle_through_a_deferred_import() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert house.circles(graph) == [["a", "b", "c"]]

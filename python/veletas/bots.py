@@ -35,7 +35,7 @@ import time
 from collections.abc import Callable
 from typing import Any, ClassVar, Protocol
 
-from veletas import games
+from veletas import games as registry
 from veletas._implementation import require_native
 from veletas.limits import (
     DEFAULT_SECONDS,
@@ -172,7 +172,7 @@ class _Position:
 def _position(board: Any) -> _Position:
     """The position of a board of any game; refuses a finished game."""
     try:
-        game = games.game_of(board)
+        game = registry.game_of(board)
     except TypeError:
         raise TypeError(f"expected a veletas Board, not {type(board).__name__}") from None
     fen = board.fen()
@@ -186,7 +186,7 @@ def _position(board: Any) -> _Position:
 def _move(board: Any, text: str | None) -> Any:
     if text is None:  # _position() refused finished games already
         raise ValueError(f"no legal move in {board.fen()!r}")
-    game = games.game_of(board)
+    game = registry.game_of(board)
     reference = game.reference()
     move_type = reference.Move if isinstance(board, reference.Board) else game.bots.move_type()
     return move_type.parse(text)
@@ -210,7 +210,7 @@ class _OnePlyBot:
         """
         position = _position(board)
         engine: Callable[..., str | None] = getattr(
-            games.get(position.game).bots, type(self)._engine
+            registry.get(position.game).bots, type(self)._engine
         )
         text = engine(position.fen, *position.options, self.seed, self._moves)
         self._moves += 1
@@ -397,7 +397,7 @@ class MctsBot:
         """The native search of ``game``, made when first needed."""
         player = self._players.get(game)
         if player is None:
-            native = games.get(game).bots.mcts_player
+            native = registry.get(game).bots.mcts_player
             player = self._players[game] = native(**self._kwargs)
         return player
 

@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from veletas import games as _games
+from veletas import games as registry
 from veletas._dataset_checks import check_columns, check_metadata, reading
 from veletas._dataset_replay import check_games
 from veletas._paths import why_not_writable
@@ -62,16 +62,16 @@ if TYPE_CHECKING:
     from veletas.records import GameRecord
 
 
-def game_playouts(game: str) -> _games.PlayoutsRoom:
+def game_playouts(game: str) -> registry.PlayoutsRoom:
     """The playouts of ``game``'s room: its move codes and its ``Playouts``."""
-    return _games.get(game).playouts
+    return registry.get(game).playouts
 
 
 def __getattr__(name: str) -> Any:
     # decode_moves and encode_moves, as this module has always given them:
     # the default game's.
     if name in ("decode_moves", "encode_moves"):
-        return getattr(game_playouts(_games.DEFAULT), name)
+        return getattr(game_playouts(registry.DEFAULT), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -211,7 +211,7 @@ def _playouts_of(table: Any, meta: Mapping[str, Any], *, replay: bool = True) ->
     """The checked :class:`Playouts` of a table: its metadata and columns
     against their domains and, with ``replay``, its games against their run
     (:mod:`veletas._dataset_replay`)."""
-    game_name = str(meta.get("game", _games.DEFAULT))
+    game_name = str(meta.get("game", registry.DEFAULT))
     names = list(meta["columns"])
     missing = [name for name in [_GAME_COLUMN, *names] if name not in table.column_names]
     if missing:
@@ -887,7 +887,7 @@ class DatasetWriter:
             seed=meta["seed"],
             first_game=meta["first_game"],
             backend=meta["backend"],
-            game=meta.get("game", _games.DEFAULT),
+            game=meta.get("game", registry.DEFAULT),
         )
 
     # -- writing
@@ -1039,7 +1039,7 @@ def _job_dict(job: PlayoutJob) -> dict[str, Any]:
 
 def _game_of(games: Playouts) -> str:
     name = getattr(games, "game", None)
-    return str(name) if isinstance(name, str) else _games.DEFAULT
+    return str(name) if isinstance(name, str) else registry.DEFAULT
 
 
 def _rules_dict(rules: Any) -> dict[str, Any]:
@@ -1049,7 +1049,7 @@ def _rules_dict(rules: Any) -> dict[str, Any]:
 
 
 def _rules_of(meta: Mapping[str, Any]) -> Any:
-    return game_playouts(meta.get("game", _games.DEFAULT)).Rules(**meta["rules"])
+    return game_playouts(meta.get("game", registry.DEFAULT)).Rules(**meta["rules"])
 
 
 def _version() -> str:

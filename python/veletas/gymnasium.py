@@ -43,7 +43,7 @@ except ImportError as error:  # pragma: no cover - the extra installs it
 
     raise missing_extra("veletas.gymnasium", "gymnasium", error) from error
 
-from veletas import games
+from veletas import games as registry
 
 __all__ = ["OpponentFunction", "VeletasVectorEnv", "make_vec"]
 
@@ -127,7 +127,7 @@ class VeletasVectorEnv(gymnasium.vector.VectorEnv):
         copy: bool = False,
         **rules: Any,
     ) -> None:
-        env_type = games.get(game).encoding().vector_env_type()
+        env_type = registry.get(game).encoding().vector_env_type()
         callable_opponent = callable(opponent) and not isinstance(opponent, str)
         if max_steps is not None and (
             not isinstance(max_steps, numbers.Integral)

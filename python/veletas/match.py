@@ -46,7 +46,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from veletas import games as _games
+from veletas import games as registry
 from veletas._checks import count, integer
 from veletas.errors import InvalidPlayerError, InvalidRulesError
 from veletas.limits import check_games, check_threads
@@ -102,11 +102,11 @@ class _Pairing:
     (cycling), so each is played twice, the seats swapped."""
 
     def board(self) -> Any:
-        return _games.get(self.game).api().Board(**self.rules)
+        return registry.get(self.game).api().Board(**self.rules)
 
     def play(self, index: int, stop: threading.Event | None = None) -> GameResult | None:
         """Game ``index``, or None if ``stop`` was set before its end."""
-        room = _games.get(self.game).room("match")
+        room = registry.get(self.game).room("match")
         board = self.board()
         a_first = index % 2 == 0
         seed_a, seed_b = game_seeds(self.seed, index)
@@ -310,7 +310,7 @@ def _play(
         raise TypeError(f"ray must be a bool or an address, not {ray!r}")
     if progress is not None and not isinstance(progress, bool):
         raise TypeError(f"progress must be a bool or None, not {progress!r}")
-    found = _games.get(game)
+    found = registry.get(game)
     board = _check_game(found, players, rules)
     room = found.room("match")
     description, rules_used = room.describe(board), room.rules(board)
@@ -419,7 +419,7 @@ def _play(
     return RoundRobin(tuple(names), pairs, anchor, prior, seed, interrupted, seconds)
 
 
-def _check_game(found: _games.Game, players: list[Player], rules: dict[str, Any]) -> Any:
+def _check_game(found: registry.Game, players: list[Player], rules: dict[str, Any]) -> Any:
     """The start board of the match under ``rules``; raises if a player
     cannot play the game (tried first, on the game's default board, so that
     a game without bots says so whatever the rules) or the rules are bad."""

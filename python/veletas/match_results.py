@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from veletas import games as _games
+from veletas import games as registry
 from veletas.playouts import Estimate, wilson
 from veletas.sprt import SprtResult
 
@@ -201,10 +201,10 @@ class MatchResult:
 
         :raises ValueError: if the game has no game records.
         """
-        room = _games.get(self.game).room("match")
+        room = registry.get(self.game).room("match")
         if not hasattr(room, "record"):
             raise ValueError(f"{self.game} games cannot be written as records yet")
-        new_board = _games.get(self.game).api().Board
+        new_board = registry.get(self.game).api().Board
         for g in self.games:
             board = new_board(**self.rules)
             for text in g.moves:
@@ -233,7 +233,7 @@ class MatchResult:
             f"A second      {_percent(self.rate_as(first=False))}",
             f"first player  {_percent(self.first_player_win_rate)}",
         ]
-        room = _games.get(self.game)
+        room = registry.get(self.game)
         if room.options.has_pie_rule(room.api().Board(**self.rules).rules):
             lines.append(f"swaps         {_percent(self.swap_rate)}")  # not without a pie rule
         plies = self.plies

@@ -15,7 +15,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from veletas import games as _games
+from veletas import games as registry
 from veletas.limits import MIN_SOLVER_MEMORY
 
 __all__ = ["DECIDED_NODES", "MAX_DRAWS", "openings", "setup_of"]
@@ -54,7 +54,7 @@ def openings(
         raise ValueError(f"the openings must be a whole number of 1 or more, not {count!r}")
     from veletas.solving import solve
 
-    new_board = _games.get(game).api().Board
+    new_board = registry.get(game).api().Board
     rng = random.Random(seed)
     found: list[tuple[str, ...]] = []
     for _ in range(count * MAX_DRAWS):

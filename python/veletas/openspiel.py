@@ -49,7 +49,7 @@ try:
 except ImportError as error:
     raise missing_extra("veletas.openspiel", "openspiel", error) from error
 
-from veletas import games
+from veletas import games as registry
 
 __all__ = [
     "GAME_CLASSES",
@@ -81,14 +81,14 @@ def _game_type(name: str) -> pyspiel.GameType:
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=dict(games.get(name).encoding().OPENSPIEL_PARAMETERS),
+        parameter_specification=dict(registry.get(name).encoding().OPENSPIEL_PARAMETERS),
     )
 
 
-GAME_TYPES: dict[str, pyspiel.GameType] = {name: _game_type(name) for name in games.GAMES}
+GAME_TYPES: dict[str, pyspiel.GameType] = {name: _game_type(name) for name in registry.GAMES}
 """The registered game types, by game name."""
 
-GAME_TYPE = GAME_TYPES[games.DEFAULT]
+GAME_TYPE = GAME_TYPES[registry.DEFAULT]
 """The game type of Veletas, the default game."""
 
 
@@ -100,12 +100,12 @@ class OpenSpielGame(pyspiel.Game):
     :raises ValueError: for an unknown game.
     """
 
-    game_name: ClassVar[str] = games.DEFAULT
+    game_name: ClassVar[str] = registry.DEFAULT
     """The game of the class (each registered game has a subclass)."""
 
     def __init__(self, params: dict[str, Any] | None = None, *, game: str | None = None) -> None:
         game = game or self.game_name
-        self.encoding = games.get(game).encoding()
+        self.encoding = registry.get(game).encoding()
         """The game's encoding module (``veletas.games.<name>.encoding``)."""
         params = {**self.encoding.OPENSPIEL_PARAMETERS, **(params or {})}
         self._start = self.encoding.openspiel_start(params)
@@ -220,12 +220,12 @@ class OpenSpielObserver:
 # the process.
 GAME_CLASSES: dict[str, type[OpenSpielGame]] = {
     name: type(f"{name.title()}Game", (OpenSpielGame,), {"game_name": name, "__module__": __name__})
-    for name in games.GAMES
+    for name in registry.GAMES
 }
 """The game class of each game, by name: ``VeletasGame``, ..."""
 
 # The names of the classes when Veletas was the only game.
-VeletasGame = GAME_CLASSES[games.DEFAULT]
+VeletasGame = GAME_CLASSES[registry.DEFAULT]
 VeletasState = OpenSpielState
 VeletasObserver = OpenSpielObserver
 

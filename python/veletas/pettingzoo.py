@@ -48,7 +48,7 @@ try:
 except ImportError as error:
     raise missing_extra("veletas.pettingzoo", "pettingzoo", error) from error
 
-from veletas import games
+from veletas import games as registry
 
 __all__ = ["GameEnv", "VeletasEnv", "env", "raw_env"]
 
@@ -90,7 +90,7 @@ class GameEnv(AECEnv):
         self, *, game: str = "veletas", render_mode: str | None = None, **rules: Any
     ) -> None:
         super().__init__()
-        self.encoding = games.get(game).encoding()
+        self.encoding = registry.get(game).encoding()
         """The game's encoding module (``veletas.games.<name>.encoding``)."""
         self.metadata = {**self.metadata, "name": f"{game}_v0"}
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:

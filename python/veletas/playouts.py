@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from veletas import datasets
-from veletas import games as _games
+from veletas import games as registry
 from veletas._checks import integer
 from veletas._implementation import IMPLEMENTATION
 from veletas.limits import check_games, check_threads
@@ -59,7 +59,7 @@ _DEFAULT_GAME_NAMES = ("KIND_SHOOTER", "KIND_STONE", "KIND_SWAP", "MOVE_DTYPE", 
 
 def __getattr__(name: str) -> Any:
     if name in _DEFAULT_GAME_NAMES or name == "playouts":
-        return getattr(_games.get(_games.DEFAULT).playouts, name)
+        return getattr(registry.get(registry.DEFAULT).playouts, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -102,13 +102,13 @@ def wilson(successes: float, trials: int) -> Estimate:
     return Estimate(p, low, high)
 
 
-def game_playouts(game: str) -> _games.PlayoutsRoom:
+def game_playouts(game: str) -> registry.PlayoutsRoom:
     """The playouts of ``game``'s room (:class:`veletas.games.PlayoutsRoom`):
     its job's arguments, columns, record format and summary.
 
     :raises ValueError: for an unknown game.
     """
-    return _games.get(game).playouts
+    return registry.get(game).playouts
 
 
 class Statistics:
@@ -275,7 +275,7 @@ class Playouts(Statistics):
         self.__dict__.update(state)
 
     @property
-    def _spec(self) -> _games.PlayoutsRoom:
+    def _spec(self) -> registry.PlayoutsRoom:
         return game_playouts(self.game)
 
     def __len__(self) -> int:
@@ -696,7 +696,7 @@ class Tally(Statistics):
         self.seed = seed
         self.backend = backend
         self.game = game
-        self._names = ["winner", "swapped", "plies", *_games.get(game).playouts.COLUMNS]
+        self._names = ["winner", "swapped", "plies", *registry.get(game).playouts.COLUMNS]
         self._rows = np.zeros((0, self._width()), np.int64)
         self.counts = np.zeros(0, np.int64)
 
@@ -847,7 +847,7 @@ class Tally(Statistics):
         def estimate(e: Estimate) -> dict[str, float]:
             return {"rate": e.rate, "low": e.low, "high": e.high}
 
-        spec = _games.get(self.game).playouts
+        spec = registry.get(self.game).playouts
         first, second = spec.COLORS
         return {
             "game": self.game,

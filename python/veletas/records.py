@@ -66,7 +66,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from veletas import games
+from veletas import games as registry
 from veletas.errors import IllegalMoveError, InvalidMoveError, InvalidRecordError, VeletasError
 
 __all__ = [
@@ -85,7 +85,7 @@ __all__ = [
 RESULTS = ("1-0", "0-1", "*")
 """The results: Black won, White won, unfinished."""
 
-_DEFAULT_TITLE = games.get(games.DEFAULT).title
+_DEFAULT_TITLE = registry.get(registry.DEFAULT).title
 
 
 def _players(
@@ -128,12 +128,12 @@ def result_of(winner: int | None) -> str:
     return {0: "1-0", 1: "0-1", None: "*"}[None if winner is None else int(winner)]
 
 
-def room_of(title: str) -> games.RecordsRoom:
+def room_of(title: str) -> registry.RecordsRoom:
     """The records of the game whose ``[Game]`` tag is ``title``.
 
     :raises KeyError: for no game of that title.
     """
-    game = games.by_title(title)
+    game = registry.by_title(title)
     if game is None:
         raise KeyError(title)
     return game.records
@@ -144,7 +144,7 @@ _room = room_of
 
 def _game_of_rules(rules: Any) -> str:
     """The ``[Game]`` value of a game's ``Rules``."""
-    for game in games.every():
+    for game in registry.every():
         if isinstance(rules, game.records.Rules):
             return game.title
     return _DEFAULT_TITLE
@@ -296,7 +296,7 @@ class GameRecord:
             named twice, or a keyword that is neither a colour of the game
             nor a tag.
         """
-        played = games.game_of(board)
+        played = registry.game_of(board)
         room = played.records
         rules = room.board_rules(board)
         game = played.title
@@ -630,8 +630,8 @@ def _read_tags(lines: Sequence[tuple[int, str]]) -> dict[str, tuple[int, str]]:
         tags[name] = (number, value)
     first = lines[0][0]
     game_line, game = tags.get("Game", (first, _DEFAULT_TITLE))
-    if games.by_title(game) is None:
-        titles = " or ".join(known.title for known in games.every())
+    if registry.by_title(game) is None:
+        titles = " or ".join(known.title for known in registry.every())
         raise _fail(game_line, f"bad tag {_tag('Game', game)}: expected {titles}")
     for name in [*_room(game).required_tags(tags), "Result"]:
         if name not in tags:

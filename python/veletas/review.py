@@ -29,7 +29,8 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from veletas import games, records
+from veletas import games as registry
+from veletas import records
 from veletas.bots import Analysis, MctsBot
 from veletas.errors import InvalidRecordError
 
@@ -212,7 +213,7 @@ def _budget(seconds: float | None, iterations: int | None) -> str:
 def evaluate(bot: MctsBot, board: Any, *, stop: Any = None) -> Evaluation:
     """What ``bot`` thinks of the position of ``board`` (any game): an
     analysis within the bot's budget, or the result of a finished game."""
-    game = games.game_of(board)
+    game = registry.game_of(board)
     if board.is_game_over():
         winner = board.winner
         won = None if winner is None else int(winner) ^ _swapped(board)

@@ -14,7 +14,7 @@ import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from veletas import games
+from veletas import games as registry
 from veletas.errors import OutputFileError
 from veletas.review import Review, signed
 
@@ -199,7 +199,7 @@ def _mistake_pictures(review: Review) -> list[str]:
     parts = ["<h2>The mistakes</h2>", '<div class="mistakes">']
     for row in review.mistakes:
         board = review.boards[row.ply]
-        picture = games.game_of(board).draw(board, lastmove=row.move, size=_BOARD_PIXELS)
+        picture = registry.game_of(board).draw(board, lastmove=row.move, size=_BOARD_PIXELS)
         caption = (
             f"{row.ply}. {row.move} ({review.players[row.seat]}, {row.colour}): "
             f"{row.before:.0%} to {row.after:.0%}; preferred {row.best}"

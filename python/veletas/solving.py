@@ -20,7 +20,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from veletas import games
+from veletas import games as registry
 from veletas._background import interruptible
 from veletas.bots import StopFlag, _move, _position
 from veletas.errors import ProofError
@@ -139,7 +139,7 @@ class Proof:
 
         :raises ProofError: naming the line of moves where it first fails.
         """
-        game = games.game_of(board)
+        game = registry.game_of(board)
         reference = game.reference().Board(board.fen(), **game.options.fen_kwargs(board.rules))
         swapped = any(move.is_swap for move in board.move_stack)
         prover = game.match.seat_to_act(reference, swapped)
@@ -179,7 +179,7 @@ class _Checker:
     """The replay of :meth:`Proof.check`, each shared node checked once per
     position."""
 
-    def __init__(self, game: games.Game, prover: int) -> None:
+    def __init__(self, game: registry.Game, prover: int) -> None:
         self.game = game
         self.prover = prover
         self.checked: set[tuple[int, str, bool]] = set()
@@ -292,7 +292,7 @@ def solve(
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be callable, not {type(progress).__name__}")
     position = _position(board)
-    native = games.get(position.game).bots.solve
+    native = registry.get(position.game).bots.solve
     stop = StopFlag()
 
     def work() -> Any:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from veletas import games
+from veletas import games as registry
 
 __all__ = ["board"]
 
@@ -25,4 +25,4 @@ def board(board: Any, **options: Any) -> str:
 
     :raises TypeError: if ``board`` is no game's board.
     """
-    return games.game_of(board).draw(board, **options)
+    return registry.game_of(board).draw(board, **options)

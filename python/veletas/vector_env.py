@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal, overload
 
-from veletas import games
+from veletas import games as registry
 from veletas.limits import check_envs
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ __all__ = ["VectorEnv"]
 
 def _env_types() -> tuple[type, ...]:
     """The native env class of every game."""
-    return tuple(game.encoding().vector_env_type() for game in games.GAMES.values())
+    return tuple(game.encoding().vector_env_type() for game in registry.GAMES.values())
 
 
 class _VectorEnvType(type):
@@ -72,5 +72,5 @@ class VectorEnv(metaclass=_VectorEnvType):
         cls, num_envs: int, *, game: Literal["meridians"], **options: Any
     ) -> _veletas.MeridiansVectorEnv: ...
     def __new__(cls, num_envs: int, *, game: str = "veletas", **options: Any) -> Any:
-        env_type = games.get(game).encoding().vector_env_type()
+        env_type = registry.get(game).encoding().vector_env_type()
         return env_type(check_envs(num_envs), **options)

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from veletas import games
+from veletas import games as registry
 from veletas.cli import options
 from veletas.cli.playout import seed
 from veletas.cli.progress import LINE_SECONDS
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     from veletas.review import evaluate
 
     board = options.board_from(args, args.fen)
-    room = games.game_of(board).records
+    room = registry.game_of(board).records
     if board.is_game_over():
         winner = board.winner
         won = "nobody" if winner is None else room.PLAYERS[int(winner)]

@@ -8,12 +8,12 @@ import os
 import sys
 from typing import Any, TextIO
 
-from veletas import games
+from veletas import games as registry
 
 
-def terminal(board: Any) -> games.TerminalRoom:
+def terminal(board: Any) -> registry.TerminalRoom:
     """The terminal of the game ``board`` plays."""
-    return games.game_of(board).terminal
+    return registry.game_of(board).terminal
 
 
 def use_color(stream: TextIO, no_color: bool = False) -> bool:

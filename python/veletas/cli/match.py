@@ -10,7 +10,7 @@ import sys
 import textwrap
 from typing import Any
 
-from veletas import games
+from veletas import games as registry
 from veletas.cli import options, saving
 from veletas.cli.playout import LOCAL_RAY, seed
 from veletas.errors import VeletasError
@@ -149,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
     problem = saving.save_problem(args)
     if problem is not None:
         return _fail(problem)
-    if args.save is not None and not hasattr(games.get(args.game).room("match"), "record"):
+    if args.save is not None and not hasattr(registry.get(args.game).room("match"), "record"):
         return _fail(f"{args.game} games cannot be written as records yet")
     if args.openings is not None and args.round_robin:
         return _fail("--openings plays a match of two players, not a --round-robin")

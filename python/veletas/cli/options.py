@@ -9,7 +9,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
-from veletas import games
+from veletas import games as registry
 from veletas._checks import ascii_float, ascii_int
 from veletas._paths import why_not_writable
 from veletas.errors import InvalidFenError, LimitError, VeletasError
@@ -23,10 +23,10 @@ from veletas.limits import (
 from veletas.rules_options import RuleOption, refuse_foreign
 
 
-def _all_options() -> dict[str, list[tuple[games.Game, RuleOption]]]:
+def _all_options() -> dict[str, list[tuple[registry.Game, RuleOption]]]:
     """Every game's rules options by name, with the games that have them."""
-    found: dict[str, list[tuple[games.Game, RuleOption]]] = {}
-    for game in games.every():
+    found: dict[str, list[tuple[registry.Game, RuleOption]]] = {}
+    for game in registry.every():
         for option in game.options.RULES:
             found.setdefault(option.name, []).append((game, option))
     return found
@@ -45,10 +45,10 @@ def add_rules(
     group = parser.add_argument_group("game and rules")
     group.add_argument(
         "--game",
-        choices=list(games.GAMES),
-        default=games.DEFAULT,
+        choices=list(registry.GAMES),
+        default=registry.DEFAULT,
         action=_GameGiven,
-        help=f"the game to play (default {games.DEFAULT}, or the game of a position given)",
+        help=f"the game to play (default {registry.DEFAULT}, or the game of a position given)",
     )
     shown: dict[str, Any] = {}
     for name, owners in _all_options().items():
@@ -121,7 +121,7 @@ def rules_kwargs(args: argparse.Namespace) -> dict[str, Any]:
 
 def _rules_values(args: argparse.Namespace) -> tuple[dict[str, Any], set[str]]:
     """The option values of the parsed game, and the names of those given."""
-    game = games.get(args.game)
+    game = registry.get(args.game)
     every = _all_options()
     given = list(dict.fromkeys(getattr(args, "rules_given", ())))
     owners = {name: [g.title for g, _ in found] for name, found in every.items()}
@@ -159,7 +159,7 @@ def board_from(args: argparse.Namespace, fen: str | None) -> Any:
     if fen is None or getattr(args, "game_given", True):
         return _board(args, fen)
     refused: list[str] = []
-    for game in games.every():
+    for game in registry.every():
         trial = argparse.Namespace(**{**vars(args), "game": game.name})
         try:
             board = _board(trial, fen)
@@ -172,7 +172,7 @@ def board_from(args: argparse.Namespace, fen: str | None) -> Any:
 
 
 def _board(args: argparse.Namespace, fen: str | None) -> Any:
-    game = games.get(args.game)
+    game = registry.get(args.game)
     kwargs, given = _rules_values(args)
     if fen is not None:
         for name in game.options.FEN_TELLS - given:

@@ -6,7 +6,8 @@ import argparse
 import sys
 from typing import Any
 
-from veletas import games, records
+from veletas import games as registry
+from veletas import records
 from veletas.cli import draw, options, saving
 from veletas.errors import IllegalMoveError, InvalidMoveError
 from veletas.limits import DEFAULT_SECONDS
@@ -25,7 +26,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         ),
     )
     # The default game's quick rules (its smallest board) by default.
-    options.add_rules(parser, **games.get(games.DEFAULT).options.QUICK)
+    options.add_rules(parser, **registry.get(registry.DEFAULT).options.QUICK)
     parser.add_argument("--bot", choices=BOTS, default="mcts", help="the opponent (default mcts)")
     parser.add_argument(
         "--seconds",
@@ -78,7 +79,7 @@ class Game:
     def __init__(self, board: Any, players: list[Any], names: list[str], color: bool) -> None:
         self.board = board
         self.terminal = draw.terminal(board)
-        self.rules = games.game_of(board).room("match")
+        self.rules = registry.game_of(board).room("match")
         self.players = players
         self.names = names
         self.color = color

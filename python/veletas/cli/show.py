@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from veletas import games
+from veletas import games as registry
 from veletas.cli import draw, options
 
 
@@ -36,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     board = options.board_from(args, args.fen)
-    move_type = games.game_of(board).api().Move
+    move_type = registry.game_of(board).api().Move
     lastmove: Any = move_type.parse(args.lastmove) if args.lastmove else None
     if args.svg is None:
         color = draw.use_color(sys.stdout, args.no_color)
@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
         print(draw.status_text(board, {}))
         return 0
     try:
-        picture = games.game_of(board).draw(
+        picture = registry.game_of(board).draw(
             board, lastmove=lastmove, size=args.width, flipped=args.flipped
         )
     except ValueError as error:  # the picture's width

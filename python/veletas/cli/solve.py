@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from veletas import games
+from veletas import games as registry
 from veletas.cli import options
 from veletas.limits import SOLVER_MEMORY
 
@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         if os.path.lexists(args.proof) and not args.force:
             return _refuse(f"{args.proof} exists: add --force to replace it")
     board = options.board_from(args, args.fen)
-    room = games.game_of(board).records
+    room = registry.game_of(board).records
     if board.is_game_over():
         winner = board.winner
         won = "nobody" if winner is None else room.PLAYERS[int(winner)]

@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from veletas import datasets, records
-from veletas import games as _games
+from veletas import games as registry
 from veletas.errors import VeletasError
 from veletas.serve.sessions import ApiError
 
@@ -89,6 +89,6 @@ def _from_records(data: bytes, number: int, name: str) -> dict[str, Any]:
 
 
 def _answer(record: records.GameRecord, number: int, games: int, kind: str) -> dict[str, Any]:
-    game = _games.by_title(record.game)
-    name = game.name if game is not None else _games.DEFAULT
+    game = registry.by_title(record.game)
+    name = game.name if game is not None else registry.DEFAULT
     return {"record": str(record), "game": name, "number": number, "games": games, "kind": kind}

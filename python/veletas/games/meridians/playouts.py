@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from veletas import games as _games
+from veletas import games as registry
 from veletas._checks import count
 from veletas._implementation import IMPLEMENTATION, require_native
 from veletas.errors import DatasetError, InvalidRulesError
@@ -61,7 +61,7 @@ def engine(backend: str) -> Any:
     """The module of the engine ``backend`` names: ``Board`` and ``Move``."""
     if backend == "rust":
         return _Native(require_native("the rust backend"))
-    return _games.get(GAME).reference()
+    return registry.get(GAME).reference()
 
 
 class _Native:
@@ -125,7 +125,7 @@ def make_job(
 
 
 def _board_types() -> tuple[type, ...]:
-    return _games.get(GAME).board_types()
+    return registry.get(GAME).board_types()
 
 
 def _disagree(rules: Rules, board: Any) -> Exception:

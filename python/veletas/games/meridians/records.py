@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from veletas import games
+from veletas import games as registry
 from veletas.errors import InvalidRecordError
 from veletas.games.meridians.types import SIZES, Color, Rules
 
@@ -34,7 +34,9 @@ def rules_of(tags: dict[str, str]) -> Rules:
 def new_board(rules: Rules, start: str | None) -> Any:
     """A board of ``rules`` at ``start`` (default: the start of the game)."""
     return (
-        games.get("meridians").api().Board(start, size=None if start else rules.size, pie=rules.pie)
+        registry.get("meridians")
+        .api()
+        .Board(start, size=None if start else rules.size, pie=rules.pie)
     )
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from veletas import games as _games
+from veletas import games as registry
 from veletas.errors import IllegalMoveError, InvalidMoveError
 from veletas.games.meridians import match
 from veletas.games.meridians import records as room_records
@@ -92,7 +92,7 @@ class MeridiansWeb:
     def new_board(
         self, options: Mapping[str, str], position: str | None
     ) -> tuple[Any, dict[str, Any]]:
-        meridians = _games.get(self.name).api()
+        meridians = registry.get(self.name).api()
 
         given = read_options(self.name, _FIELDS, options)
         kwargs = {**defaults(_FIELDS), **given}
@@ -204,7 +204,7 @@ class MeridiansWeb:
         return svg.board(board, lastmove=lastmove, flipped=flipped, size=560)
 
     def parse_move(self, board: Any, text: str) -> Any:
-        game = _games.get(self.name)
+        game = registry.get(self.name)
         meridians, reference = game.api(), game.reference()
         move_type = reference.Move if isinstance(board, reference.Board) else meridians.Move
         return move_type.parse(text)

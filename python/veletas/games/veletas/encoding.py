@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from veletas import _implementation
-from veletas import games as _games
+from veletas import games as registry
 from veletas.errors import IllegalMoveError
 from veletas.games.veletas.types import Phase, Rules, square_name
 from veletas.rng import Rng
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 
 def _api() -> Any:
     """The public package of Veletas: the engine selected."""
-    return _games.get("veletas").api()
+    return registry.get("veletas").api()
 
 
 def __getattr__(name: str) -> Any:
@@ -319,7 +319,7 @@ def _move_type(board: Board) -> Any:
     native = _implementation.native
     if native is not None and isinstance(board, native.Board):
         return native.Move
-    return _games.get("veletas").reference().Move
+    return registry.get("veletas").reference().Move
 
 
 def move_to_actions(move: Move, board: Board) -> list[int]:

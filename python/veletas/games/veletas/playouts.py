@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from veletas import _checks
-from veletas import games as _games
+from veletas import games as registry
 from veletas._implementation import IMPLEMENTATION, require_native
 from veletas._signature import signature_of
 from veletas.errors import DatasetError, InvalidRulesError
@@ -75,7 +75,7 @@ def engine(backend: str) -> Any:
     """The module of the engine ``backend`` names: ``Board`` and ``Move``."""
     if backend == "rust":
         return require_native("the rust backend")
-    return _games.get(GAME).reference()
+    return registry.get(GAME).reference()
 
 
 def make_job(

@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from veletas import games
+from veletas import games as registry
 from veletas.errors import InvalidRecordError, VeletasError
 from veletas.games.veletas.options import RULES
 from veletas.games.veletas.types import SETUP_RULES, VARIANTS, Color, Rules
@@ -70,7 +70,7 @@ def _number(name: str, text: str) -> int:
 def new_board(rules: Rules, start: str | None) -> Any:
     """A board of ``rules`` at ``start`` (default: the start of the game)."""
     return (
-        games.get("veletas")
+        registry.get("veletas")
         .api()
         .Board(
             start,

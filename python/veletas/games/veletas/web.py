@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from veletas import games as _games
+from veletas import games as registry
 from veletas.errors import IllegalMoveError, InvalidRulesError
 from veletas.games.veletas import records as room_records
 from veletas.games.veletas.types import (
@@ -352,12 +352,12 @@ class VeletasWeb:
 
 def _api() -> Any:
     """The public package of Veletas: the engine selected."""
-    return _games.get("veletas").api()
+    return registry.get("veletas").api()
 
 
 def _move_type(board: Any) -> Any:
     veletas = _api()
-    reference = _games.get("veletas").reference()
+    reference = registry.get("veletas").reference()
 
     return reference.Move if isinstance(board, reference.Board) else veletas.Move
 

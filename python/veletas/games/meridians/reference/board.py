@@ -26,7 +26,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterator
 
-from veletas import games as _games
+from veletas import games as registry
 from veletas.errors import IllegalMoveError, InvalidMoveError, InvalidRulesError
 from veletas.games.meridians.reference.fen import Position, format_fen, parse_fen
 from veletas.games.meridians.reference.geometry import geometry
@@ -117,7 +117,7 @@ class Board:
 
     def _repr_svg_(self) -> str:
         """The board as SVG, for Jupyter (:func:`veletas.svg.board`)."""
-        return _games.game_of(self).draw(self, lastmove=self.peek() if self._stack else None)
+        return registry.game_of(self).draw(self, lastmove=self.peek() if self._stack else None)
 
     def __str__(self) -> str:
         geo = self._geo

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from veletas import games as _games
+from veletas import games as registry
 from veletas.games.meridians.reference.board import Board
 from veletas.games.meridians.reference.move import Move
 from veletas.rng import Rng
@@ -29,7 +29,7 @@ SWAP, KEEP = -1, -2
 def playouts(n_games: int, **options: Any) -> Any:
     """:func:`veletas.meridians.playouts` on the reference (the room's
     ``reference_playouts``)."""
-    return _games.get("meridians").playouts.reference_playouts(n_games, **options)
+    return registry.get("meridians").playouts.reference_playouts(n_games, **options)
 
 
 def _record(move: Move) -> int:

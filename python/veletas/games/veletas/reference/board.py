@@ -15,7 +15,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterator
 
-from veletas import games as _games
+from veletas import games as registry
 from veletas.errors import IllegalMoveError, InvalidMoveError
 from veletas.games.veletas.reference.claims import STONE_LETTERS, claimant
 from veletas.games.veletas.reference.fen import EMPTY, Position, format_fen, parse_fen
@@ -170,7 +170,7 @@ class Board:
         """The picture of the position for Jupyter, last move marked
         (:func:`veletas.svg.board`)."""
         last = self._stack[-1][0] if self._stack else None
-        return _games.game_of(self).draw(self, lastmove=last)
+        return registry.game_of(self).draw(self, lastmove=last)
 
     @property
     def rules(self) -> Rules:

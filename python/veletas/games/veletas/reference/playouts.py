@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from veletas import games as _games
+from veletas import games as registry
 from veletas.games.veletas.reference.board import Board
 from veletas.games.veletas.reference.decision import DecisionState, reach_after_move
 from veletas.games.veletas.reference.geometry import geometry
@@ -52,7 +52,7 @@ KIND_STONE, KIND_SHOOTER, KIND_SWAP = 0, 1, 2
 def playouts(n_games: int, **options: Any) -> Any:
     """Play ``n_games`` random games in pure Python; see :func:`veletas.playouts`
     (the reference's, as the room's ``reference_playouts``)."""
-    return _games.get("veletas").playouts.reference_playouts(n_games, **options)
+    return registry.get("veletas").playouts.reference_playouts(n_games, **options)
 
 
 def run_games(
