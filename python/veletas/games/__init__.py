@@ -32,6 +32,8 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 from veletas.rules_options import RuleOption
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from veletas.playouts import Playouts as _Playouts
 
 __all__ = [
@@ -124,7 +126,7 @@ class PlayoutsRoom(Protocol):
     """``run(job, first_game, n_games)``: the arrays of a range of games."""
     moves_of: Callable[..., list[Any]]
     """``moves_of(games, rows)``: recorded rows as the engine's ``Move`` values."""
-    start_board: Callable[..., Any]
+    start_board: Callable[[_Playouts], Any]
     """``start_board(games)``: a board at the run's start."""
     start_of_game: Callable[..., str]
     """``start_of_game(rules, backend)``: the position string of the start."""
@@ -141,11 +143,11 @@ class PlayoutsRoom(Protocol):
     summary_lines: Callable[..., list[str]]
     """``summary_lines(tally)``: the game's rows of the summary table, from
     the counts of a :class:`~veletas.playouts.Tally`."""
-    record: Callable[..., Any]
+    record: Callable[[_Playouts, int, list[Any]], Any]
     """``record(games, i, moves)``: game ``i`` as a game record."""
-    encode_moves: Callable[..., Any]
+    encode_moves: Callable[[np.ndarray], np.ndarray]
     """Recorded moves to the integer codes a dataset writes."""
-    decode_moves: Callable[..., Any]
+    decode_moves: Callable[[Any], np.ndarray]
     """Those codes back to recorded moves."""
     code_of: Callable[[Any], int]
     """The code of one ``Move``."""
@@ -171,15 +173,15 @@ class RecordsRoom(Protocol):
     """The rule tags every written record has, in order."""
     rule_tags: Callable[..., dict[str, str]]
     """``rule_tags(rules)``: the tags of ``rules``."""
-    rules_of: Callable[..., Any]
+    rules_of: Callable[[dict[str, str]], Any]
     """``rules_of(tags)``: the rules of checked tags."""
     board_rules: Callable[[Any], Any]
     """``board_rules(board)``: the rules a record of ``board`` writes."""
-    tag_rules: Callable[..., Any]
+    tag_rules: Callable[[dict[str, tuple[int, str]], Callable[[int, str], Exception]], Any]
     """``tag_rules(tags, fail)``: the rules of read tags, checked."""
     required_tags: Callable[..., list[str]]
     """``required_tags(tags)``: the rule tags a record must have."""
-    new_board: Callable[..., Any]
+    new_board: Callable[[Any, str | None], Any]
     """``new_board(rules, start)``: a board of ``rules`` at ``start``."""
     color: Callable[[int], Any]
     """The game's ``Color`` of an index."""
