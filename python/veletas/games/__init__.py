@@ -34,6 +34,7 @@ from veletas.rules_options import RuleOption
 if TYPE_CHECKING:
     import numpy as np
 
+    from veletas.playouts import PlayoutJob as _PlayoutJob
     from veletas.playouts import Playouts as _Playouts
 
 __all__ = [
@@ -116,11 +117,11 @@ class PlayoutsRoom(Protocol):
     SUMMARY_METHODS: Mapping[str, Callable[..., Any]]
     """The game's own summaries of a :class:`~veletas.playouts.Playouts`
     (``claim_counts``), read as its methods."""
-    playouts: Callable[..., Any]
+    playouts: Callable[..., _Playouts]
     """The game's ``playouts(n_games, **rules)`` on the selected engine."""
-    reference_playouts: Callable[..., Any]
+    reference_playouts: Callable[..., _Playouts]
     """The same on the reference engine (``veletas.<game>.reference.playouts``)."""
-    make_job: Callable[..., Any]
+    make_job: Callable[..., _PlayoutJob]
     """The checked :class:`~veletas.playouts.PlayoutJob` of ``playouts``' arguments."""
     run: Callable[..., dict[str, Any]]
     """``run(job, first_game, n_games)``: the arrays of a range of games."""
@@ -272,7 +273,7 @@ class EncodingRoom(Protocol):
     """The planes of an observation, by name."""
     OPENSPIEL_PARAMETERS: Mapping[str, Any]
     """The OpenSpiel game's parameters and defaults."""
-    observation_for: Callable[..., Any]
+    observation_for: Callable[[Any, int], np.ndarray]
     """``observation_for(state, seat)``: the planes of a decision state."""
     describe: Callable[[Any], str]
     """A decision state in words."""
