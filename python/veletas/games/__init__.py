@@ -114,7 +114,7 @@ class PlayoutsRoom(Protocol):
     """How a dataset writes a move, as its metadata says."""
     COLORS: tuple[str, str]
     """The colours by index, as summaries name them."""
-    SUMMARY_METHODS: Mapping[str, Callable[..., Any]]
+    SUMMARY_METHODS: Mapping[str, Callable[[_Playouts], Any]]
     """The game's own summaries of a :class:`~veletas.playouts.Playouts`
     (``claim_counts``), read as its methods."""
     playouts: Callable[..., _Playouts]
@@ -283,7 +283,7 @@ class EncodingRoom(Protocol):
     """A decision state at the start of the given rules."""
     rules_of: Callable[[Any], Any]
     """The rules of a decision state."""
-    openspiel_start: Callable[..., Any]
+    openspiel_start: Callable[[dict[str, Any]], Any]
     """The start state of OpenSpiel parameters."""
     max_game_length: Callable[[Any], int]
     """The most decisions a game can take."""
