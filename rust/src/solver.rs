@@ -473,7 +473,10 @@ impl<G: Solvable> Solver<G> {
                 }
             })
             .collect();
-        children.sort_by_cached_key(|c| state.child_rank(&c.state));
+        // Most games rank every child alike: no sort (nor its buffer) then.
+        if !children.is_sorted_by_key(|c| state.child_rank(&c.state)) {
+            children.sort_by_cached_key(|c| state.child_rank(&c.state));
+        }
         children
     }
 

@@ -37,58 +37,57 @@ const fn step(set: u128) -> u128 {
 /// assert_eq!(claims::group("a1".parse().unwrap(), stones).count(), 3);
 /// ```
 pub fn group(seed: Square, stones: Bitboard) -> Bitboard {
+    group_up_to(seed, stones, u32::MAX).expect("no group passes u32::MAX stones")
+}
+
+/// [`group`], unless its flood finds more than `limit` stones first: then
+/// `None`, the flood stopped there.
+#[inline(always)]
+fn group_up_to(seed: Square, stones: Bitboard, limit: u32) -> Option<Bitboard> {
     let mut group = (Bitboard::from(seed) & stones).0;
     loop {
         // Two steps a round: half the compares and branches.
         let once = step(group) & stones.0;
         let twice = step(once) & stones.0;
         if twice == once {
-            return Bitboard(once);
+            return Some(Bitboard(once));
         }
         group = twice;
+        if group.count_ones() > limit {
+            return None;
+        }
     }
 }
 
 /// The size of the biggest group of `stones` that holds a square of
-/// `seeds` (a subset of `stones`); 0 for no seed.
-fn biggest_group(mut seeds: Bitboard, stones: Bitboard) -> u32 {
+/// `seeds` (a subset of `stones`), 0 for no seed; `None` once a group is
+/// found to pass `limit` stones.
+#[inline(always)]
+fn biggest_group_up_to(mut seeds: Bitboard, stones: Bitboard, limit: u32) -> Option<u32> {
     let mut biggest = 0;
     while let Some(seed) = seeds.first() {
-        let group = group(seed, stones);
+        let group = group_up_to(seed, stones, limit)?;
         biggest = biggest.max(group.count());
         seeds = seeds - group;
     }
-    biggest
+    Some(biggest)
+}
+
+/// The size of the biggest group of `stones` that holds a square of
+/// `seeds` (a subset of `stones`); 0 for no seed.
+fn biggest_group(seeds: Bitboard, stones: Bitboard) -> u32 {
+    biggest_group_up_to(seeds, stones, u32::MAX).expect("no group passes u32::MAX stones")
 }
 
 /// How the size of the biggest group of `stones` that holds a square of
 /// `seeds` compares with `size`, the groups flooded only as far as that
 /// needs: none when `stones` are fewer than `size`, and none further than
 /// past `size`.
-fn compare_biggest_group(mut seeds: Bitboard, stones: Bitboard, size: u32) -> Ordering {
+fn compare_biggest_group(seeds: Bitboard, stones: Bitboard, size: u32) -> Ordering {
     if stones.count() < size {
         return Ordering::Less;
     }
-    let mut biggest = 0;
-    while let Some(seed) = seeds.first() {
-        let mut group = (Bitboard::from(seed) & stones).0;
-        loop {
-            let once = step(group) & stones.0;
-            let twice = step(once) & stones.0;
-            if twice == once {
-                group = once;
-                break;
-            }
-            group = twice;
-            if group.count_ones() > size {
-                return Ordering::Greater;
-            }
-        }
-        let group = Bitboard(group);
-        biggest = biggest.max(group.count());
-        seeds = seeds - group;
-    }
-    biggest.cmp(&size)
+    biggest_group_up_to(seeds, stones, size).map_or(Ordering::Greater, |biggest| biggest.cmp(&size))
 }
 
 /// The size of the biggest group of `stones` orthogonally adjacent to
