@@ -110,18 +110,12 @@ def rules_options(known: dict[str, Path]) -> frozenset[str]:
     return frozenset(name for name, owners in owned.items() if owners != games)
 
 
-def imports(
-    name: str, tree: ast.Module, known: dict[str, Path], *, typing: bool = True
-) -> Iterator[tuple[int, str]]:
-    """Every module of the package that ``name`` imports, at any depth, with
-    the line. ``from package import x`` imports the submodule ``x`` where
-    there is one, else the package itself. With ``typing=False``, the
-    imports under ``if TYPE_CHECKING:`` are left out: they never run."""
+def imports(name: str, tree: ast.Module, known: dict[str, Path]) -> Iterator[tuple[int, str]]:
+    """Every module of the package that ``name`` imports, at any depth (under
+    ``if TYPE_CHECKING:`` too), with the line. ``from package import x``
+    imports the submodule ``x`` where there is one, else the package itself."""
     here = name if is_package(name, known) else name.rpartition(".")[0]
-    unrun = set() if typing else _type_checking_only(tree)
     for node in ast.walk(tree):
-        if id(node) in unrun:
-            continue
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name in known:
@@ -138,17 +132,6 @@ def imports(
             for alias in node.names:
                 sub = f"{source}.{alias.name}"
                 yield node.lineno, sub if sub in known else source
-
-
-def _type_checking_only(tree: ast.Module) -> set[int]:
-    """The ids of the nodes under ``if TYPE_CHECKING:``."""
-    found: set[int] = set()
-    for node in ast.walk(tree):
-        test = node.test if isinstance(node, ast.If) else None
-        if isinstance(node, ast.If) and isinstance(test, ast.Name) and test.id == "TYPE_CHECKING":
-            for statement in node.body:
-                found.update(id(inner) for inner in ast.walk(statement))
-    return found
 
 
 def docstrings(tree: ast.Module) -> set[int]:
@@ -287,16 +270,18 @@ def all_reaches() -> list[Reach]:
 
 
 def import_graph() -> dict[str, set[str]]:
-    """Each module of the package and the modules it imports when it runs, at
-    any depth (a deferred import too; not the imports for type checkers only)."""
+    """Each module of the package and the modules it imports, at any depth: a
+    deferred import, and one for type checkers only (under ``TYPE_CHECKING``)
+    too, since a contract that names a type is bound to its module as surely
+    as a call is."""
     known = modules()
     graph: dict[str, set[str]] = {}
     for name, path in known.items():
-        if path.suffix == ".pyi":  # a compiled module: what its stub imports is typing only
+        if path.suffix == ".pyi":  # a compiled module imports no module of the package
             graph[name] = set()
             continue
         tree = ast.parse(path.read_text(), str(path))
-        found = imports(name, tree, known, typing=False)
+        found = imports(name, tree, known)
         graph[name] = {target for _, target in found if target != name}
     return graph
 

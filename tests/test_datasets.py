@@ -20,10 +20,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 import veletas
-from veletas import datasets, meridians, records
+from veletas import _dataset_write, datasets, meridians, records
+from veletas import games as registry
 from veletas.cli import main
 from veletas.errors import DatasetError
-from veletas.playouts import PlayoutJob, Playouts, game_playouts
+from veletas.playouts import PlayoutJob, Playouts
 
 MERIDIANS_RUNS = [
     {"game": "meridians", "size": size, "pie": pie}
@@ -66,7 +67,7 @@ def assert_same_playouts(a: Playouts, b: Playouts) -> None:
         assert b.moves is not None
         assert a.offsets is not None
         assert b.offsets is not None
-        assert a.moves.dtype == game_playouts(b.game).MOVE_DTYPE
+        assert a.moves.dtype == registry.get(b.game).playouts.MOVE_DTYPE
         assert np.array_equal(a.moves, b.moves)
         assert np.array_equal(a.offsets, b.offsets)
     for name in ("start", "rules", "policy", "seed", "first_game", "backend", "game"):
@@ -127,7 +128,7 @@ def test_a_meridians_table_has_its_columns_rules_and_move_codes(options: dict[st
     assert meta["moves"] == {"encoding": "int16: point rank * 14 + file, -1 swap, -2 keep"}
     # The documented decoder gives the notation of each move.
     codes = table.column("moves").to_pylist()[3]
-    spec = game_playouts("meridians")
+    spec = registry.get("meridians").playouts
     names = [spec.code_text(int(code)) for code in spec.decode_moves(codes)]
     assert names == [str(move) for move in games.moves_of(3)]
     board = meridians.Board(size=options["size"], pie=options["pie"])
@@ -181,10 +182,16 @@ def test_pandas_style_readers_see_plain_columns(tmp_path: Path) -> None:
     assert pq.ParquetFile(tmp_path / "g.parquet").metadata.num_row_groups == 1
 
 
+def _row_groups_of(monkeypatch: pytest.MonkeyPatch, games: int) -> None:
+    """Row groups of ``games`` games, in the writer of runs and of files."""
+    monkeypatch.setattr(datasets, "ROW_GROUP_GAMES", games)
+    monkeypatch.setattr(_dataset_write, "ROW_GROUP_GAMES", games)
+
+
 def test_iter_playouts_reads_a_row_group_at_a_time(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(datasets, "ROW_GROUP_GAMES", 128)
+    _row_groups_of(monkeypatch, 128)
     games = veletas.playouts(1000, variant="small", seed=2, record=True)
     games.to_parquet(tmp_path / "g.parquet")
     parts = list(datasets.iter_playouts(tmp_path / "g.parquet"))
@@ -336,7 +343,7 @@ def test_save_streams_the_games_of_the_run(
     name: str,
     game: str,
 ) -> None:
-    monkeypatch.setattr(datasets, "ROW_GROUP_GAMES", 500)  # several parts
+    _row_groups_of(monkeypatch, 500)  # several parts
     assert save(tmp_path, name, game=game) == 0
     assert f"wrote 3,000 games to {tmp_path / name}" in capsys.readouterr().err
     assert not (tmp_path / f"{name}.partial").exists()
@@ -366,7 +373,7 @@ def test_save_keeps_an_existing_file_without_force(
 def test_resume_completes_what_was_saved(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], game: str
 ) -> None:
-    monkeypatch.setattr(datasets, "ROW_GROUP_GAMES", 500)
+    _row_groups_of(monkeypatch, 500)
     job = PlayoutJob.make(seed=11, record=True, **GAME_OPTIONS[game])
     path = tmp_path / "games.parquet"
     writer = datasets.DatasetWriter(path, job, 3000)
@@ -412,7 +419,7 @@ def test_resuming_a_finished_record_file_keeps_it(
 def test_resume_refuses_another_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(datasets, "ROW_GROUP_GAMES", 500)
+    _row_groups_of(monkeypatch, 500)
     job = PlayoutJob.make(variant="small", seed=11, record=True)
     writer = datasets.DatasetWriter(tmp_path / "games.parquet", job, 3000)
     writer.add(job.run(0, 600))

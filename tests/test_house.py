@@ -3,6 +3,9 @@ room, and no modules import each other in a circle (:mod:`house`)."""
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import house
 
 
@@ -112,3 +115,9 @@ def test_the_registry_is_imported_under_one_name() -> None:
 def test_the_walk_finds_a_circle_through_a_deferred_import() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert house.circles(graph) == [["a", "b", "c"]]
+
+
+def test_the_walk_counts_an_import_for_type_checkers_only() -> None:
+    source = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from b import B\n"
+    known = {"a": Path("a.py"), "b": Path("b.py")}
+    assert list(house.imports("a", ast.parse(source), known)) == [(3, "b")]

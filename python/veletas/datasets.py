@@ -45,7 +45,23 @@ import numpy as np
 from veletas import games as registry
 from veletas._dataset_checks import check_columns, check_metadata, reading
 from veletas._dataset_replay import check_games
-from veletas._paths import why_not_writable
+from veletas._dataset_write import (
+    FORMAT,
+    GAME_COLUMN,
+    METADATA_KEY,
+    MOVES_COLUMN,
+    ROW_GROUP_GAMES,
+    WRITE_OPTIONS,
+    atomic,
+    codes_of,
+    refuse_unwritable,
+    require_pyarrow,
+    rules_dict,
+    run_metadata,
+    to_arrow,
+    veletas_version,
+    write_parquet,
+)
 from veletas._run_folder import (
     MANIFEST,
     hold,
@@ -56,22 +72,17 @@ from veletas._run_folder import (
     remove_run_folder,
 )
 from veletas.errors import DatasetError
+from veletas.playouts import PlayoutJob, Playouts, Tally
 
 if TYPE_CHECKING:
-    from veletas.playouts import PlayoutJob, Playouts, Tally
     from veletas.records import GameRecord
-
-
-def game_playouts(game: str) -> registry.PlayoutsRoom:
-    """The playouts of ``game``'s room: its move codes and its ``Playouts``."""
-    return registry.get(game).playouts
 
 
 def __getattr__(name: str) -> Any:
     # decode_moves and encode_moves, as this module has always given them:
     # the default game's.
     if name in ("decode_moves", "encode_moves"):
-        return getattr(game_playouts(registry.DEFAULT), name)
+        return getattr(registry.get(registry.DEFAULT).playouts, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -95,105 +106,9 @@ __all__ = [
     "write_records",
 ]
 
-FORMAT = 1
-"""The version of the dataset layout, in the metadata as ``format``."""
-
-METADATA_KEY = b"veletas"
-"""The key of the schema metadata that holds the run, as JSON."""
-
-ROW_GROUP_GAMES = 65_536
-"""The games of one Parquet row group (the last may hold fewer): about 5 MB
-of moves in the standard game, so a reader can go through a file of any
-size a row group at a time. Every file of one run has the same row groups,
-however the run was cut or stopped."""
-
 PARTS_SUFFIX = ".partial"
 """The folder beside ``FILE`` (``FILE.partial``) that holds a run's parts
 while it runs."""
-
-_GAME_COLUMN = "game"
-_MOVES_COLUMN = "moves"
-
-
-def require_pyarrow() -> Any:
-    """The ``pyarrow`` module, imported now.
-
-    :raises ModuleNotFoundError: if pyarrow is not installed, naming the extra.
-    """
-    try:
-        import pyarrow
-        import pyarrow.parquet
-    except ImportError as error:
-        from veletas.extras import missing_extra
-
-        raise missing_extra("Parquet datasets", "data", error) from error
-    return pyarrow
-
-
-# ----------------------------------------------------------------------
-# Move codes
-#
-# Each game writes its moves as integer codes of its own
-# (``veletas.games.<game>.playouts.encode_moves``, documented in
-# docs/datasets.md): Veletas as int32 (:func:`encode_moves`, re-exported
-# here), Meridians as int16 point numbers.
-
-
-def _codes_of(games: Playouts) -> np.ndarray:
-    """The dataset codes of a recorded run's moves."""
-    assert games.moves is not None
-    codes: np.ndarray = game_playouts(games.game).encode_moves(games.moves)
-    return codes
-
-
-# ----------------------------------------------------------------------
-# Arrow tables
-
-
-def run_metadata(games: Playouts) -> dict[str, Any]:
-    """What the schema's metadata says of a run (without its games' count)."""
-    return {
-        "format": FORMAT,
-        "game": _game_of(games),
-        "rules": _rules_dict(games.rules),
-        "start": games.start,
-        "seed": games.seed,
-        "policy": games.policy,
-        "backend": games.backend,
-        "version": _version(),
-        "columns": list(games.dataset_columns()),
-        "moves": {"encoding": game_playouts(games.game).MOVE_CODES}
-        if games.moves is not None
-        else None,
-    }
-
-
-def to_arrow(games: Playouts) -> Any:
-    """``games`` as a ``pyarrow.Table``, one row per game (see
-    :meth:`Playouts.to_arrow`)."""
-    pa = require_pyarrow()
-    n = len(games)
-    columns: dict[str, Any] = {
-        _GAME_COLUMN: pa.array(np.arange(n, dtype=np.uint64) + np.uint64(games.first_game)),
-    }
-    for name, values in games.dataset_columns().items():
-        columns[name] = _arrow_column(pa, values)
-    if games.moves is not None and games.offsets is not None:
-        codes = pa.array(_codes_of(games))
-        offsets = pa.array(games.offsets, type=pa.int64())
-        columns[_MOVES_COLUMN] = pa.LargeListArray.from_arrays(offsets, codes)
-    table = pa.table(columns)
-    metadata = json.dumps(run_metadata(games), sort_keys=True)
-    return table.replace_schema_metadata({METADATA_KEY: metadata.encode()})
-
-
-def _arrow_column(pa: Any, values: np.ndarray) -> Any:
-    """A numpy column: 1-D as it is, (n, k) as a fixed-size list of k."""
-    if values.ndim == 1:
-        return pa.array(values)
-    width = values.shape[1]
-    flat = pa.array(np.ascontiguousarray(values).reshape(-1))
-    return pa.FixedSizeListArray.from_arrays(flat, width)
 
 
 def from_arrow(table: Any) -> Playouts:
@@ -213,30 +128,30 @@ def _playouts_of(table: Any, meta: Mapping[str, Any], *, replay: bool = True) ->
     (:mod:`veletas._dataset_replay`)."""
     game_name = str(meta.get("game", registry.DEFAULT))
     names = list(meta["columns"])
-    missing = [name for name in [_GAME_COLUMN, *names] if name not in table.column_names]
+    missing = [name for name in [GAME_COLUMN, *names] if name not in table.column_names]
     if missing:
         raise DatasetError(f"the dataset has no column {missing[0]!r}")
-    game = table.column(_GAME_COLUMN).to_numpy()
+    game = table.column(GAME_COLUMN).to_numpy()
     first_game = int(game[0]) if len(game) else 0
     if len(game) and not np.array_equal(game, np.arange(len(game), dtype=np.uint64) + game[0]):
         raise DatasetError("the dataset's games are not consecutive indices")
     arrays: dict[str, np.ndarray] = {}
-    for name in [*names, *([_MOVES_COLUMN] if meta.get("moves") else [])]:
+    for name in [*names, *([MOVES_COLUMN] if meta.get("moves") else [])]:
         if name in table.column_names and table.column(name).null_count:
             raise DatasetError(f"the dataset's column {name!r} has missing values")
     for name in names:
         arrays[name] = _numpy_column(table.column(name))
-    if meta.get("moves") and _MOVES_COLUMN in table.column_names:
-        moves = table.column(_MOVES_COLUMN).combine_chunks()
+    if meta.get("moves") and MOVES_COLUMN in table.column_names:
+        moves = table.column(MOVES_COLUMN).combine_chunks()
         if not hasattr(moves, "offsets"):  # a table of no chunk
             moves = moves.cast(_large_moves_type(moves.type))
         offsets = moves.offsets.to_numpy().astype(np.int64)
         codes = moves.values.to_numpy(zero_copy_only=False)[offsets[0] : offsets[-1]]
-        decoded = game_playouts(game_name).decode_moves(codes)
+        decoded = registry.get(game_name).playouts.decode_moves(codes)
         arrays["moves"] = decoded.view(np.int8).reshape(-1, 4) if decoded.dtype.fields else decoded
         arrays["offsets"] = offsets - offsets[0]
     check_columns(arrays, len(game))
-    games: Playouts = game_playouts(game_name).Playouts(
+    games = Playouts(
         arrays,
         start=meta["start"],
         rules=_rules_of(meta),
@@ -286,30 +201,6 @@ def _metadata_of(schema: Any) -> dict[str, Any]:
 # ----------------------------------------------------------------------
 # Files
 
-
-def write_parquet(games: Playouts, path: str | os.PathLike[str]) -> None:
-    """Write ``games`` to the Parquet file ``path`` (see
-    :meth:`Playouts.to_parquet`): written beside it, then renamed into place,
-    so that a reader never sees a file half-written."""
-    pq = require_pyarrow().parquet
-    table = to_arrow(games)
-    target = Path(path)
-    _refuse_unwritable(target)
-    with (
-        _atomic(target) as temporary,
-        pq.ParquetWriter(temporary, table.schema, **_WRITE_OPTIONS) as writer,
-    ):
-        for start in range(0, max(len(games), 1), ROW_GROUP_GAMES):
-            writer.write_table(table.slice(start, ROW_GROUP_GAMES))
-
-
-_WRITE_OPTIONS: dict[str, Any] = {
-    "compression": "zstd",
-    "compression_level": 1,
-    "write_page_checksum": True,
-}
-"""The final file: zstd, dictionary pages (the smallest file, about 160 bytes a
-standard game, in encodings every Parquet reader knows)."""
 
 _PART_OPTIONS: dict[str, Any] = {
     "compression": "lz4",
@@ -438,7 +329,7 @@ def iter_playouts(path: str | os.PathLike[str], *, moves: bool = True) -> Iterat
     read = None
     if not moves:
         meta = {**meta, "moves": None}
-        read = [_GAME_COLUMN, *meta["columns"]]
+        read = [GAME_COLUMN, *meta["columns"]]
     for index in range(groups):
         with reading(path):
             group = _playouts_of(file.read_row_group(index, columns=read), meta, replay=moves)
@@ -469,7 +360,7 @@ def _records_to_playouts(games: Iterable[tuple[GameRecord, Any]]) -> Playouts:
     for number, (record, final) in enumerate(games, start=1):
         if head is None:
             head = record
-            spec = game_playouts(_game_name(record))
+            spec = registry.get(_game_name(record)).playouts
         elif (record.game, record.rules, record.start) != (head.game, head.rules, head.start):
             raise DatasetError(
                 f"record {number} is of other rules or another start than record 1: "
@@ -497,7 +388,7 @@ def _records_to_playouts(games: Iterable[tuple[GameRecord, Any]]) -> Playouts:
         "moves": decoded.view(np.int8).reshape(-1, 4) if decoded.dtype.fields else decoded,
         "offsets": np.array(offsets, np.int64),
     }
-    return game_playouts(_game_name(head)).Playouts(
+    return Playouts(
         arrays,
         start=board.fen(),
         rules=head.rules,
@@ -561,8 +452,8 @@ def write_records(
 
     fixed = {name: tag_line(name, value) for name, value in head_tags.items()}
     order = list(head_tags)
-    codes = _codes_of(games)
-    code_text = game_playouts(games.game).code_text
+    codes = codes_of(games)
+    code_text = registry.get(games.game).playouts.code_text
     offsets = games.offsets.tolist()
     texts: dict[int, str] = {}
     numbers = [f"{ply}. " for ply in range(1, int(games.plies.max(initial=0)) + 2)]
@@ -652,21 +543,20 @@ class DatasetWriter:
         date: str | None = None,
     ) -> None:
         self.path = Path(path)
-        _refuse_unwritable(self.path)
+        refuse_unwritable(self.path)
         self.parquet = _is_parquet(self.path)
         if self.parquet:
             require_pyarrow()
         self.parts = Path(os.fspath(self.path) + PARTS_SUFFIX)
         self._lock: int | None = None
         self.n_games = n_games
-        self._playouts = game_playouts(job.game).Playouts
         self._job_type = type(job)
         self.run = {
             "format": FORMAT,
             "games": n_games,
             "job": _job_dict(job),
             "output": "parquet" if self.parquet else "records",
-            "version": _version(),
+            "version": veletas_version(),
         }
         self.date = date or datetime.date.today().strftime("%Y.%m.%d")
         self._buffer: list[Playouts] = []
@@ -879,7 +769,7 @@ class DatasetWriter:
         with np.load(entry.with_suffix(".npz")) as data:
             meta = json.loads(str(data["meta"]))
             arrays = {name: data[name] for name in meta["columns"]}
-        return self._playouts(
+        return Playouts(
             arrays,
             start=meta["start"],
             rules=_rules_of(meta),
@@ -905,7 +795,7 @@ class DatasetWriter:
         """Write the games taken so far as a part (a stopped run keeps them)."""
         if not self._buffered:
             return
-        games = self._playouts.concatenate(self._buffer)
+        games = Playouts.concatenate(self._buffer)
         self._buffer, self._buffered = [], 0
         first = games.first_game
         if first != self.done:
@@ -913,7 +803,7 @@ class DatasetWriter:
         name = f"part-{first:020d}-{len(games):020d}"
         if self.parquet:
             entry = self.parts / f"{name}.parquet"
-            with _atomic(entry) as temporary:
+            with atomic(entry) as temporary:
                 pq = require_pyarrow().parquet
                 pq.write_table(to_arrow(games), temporary, **_PART_OPTIONS)
         else:
@@ -925,9 +815,9 @@ class DatasetWriter:
                 "columns": list(columns),
             }
             arrays: dict[str, Any] = {"meta": np.array(json.dumps(meta)), **columns}
-            with _atomic(entry.with_suffix(".npz")) as temporary, open(temporary, "wb") as file:
+            with atomic(entry.with_suffix(".npz")) as temporary, open(temporary, "wb") as file:
                 np.savez(file, **arrays)
-            with _atomic(entry) as temporary, open(temporary, "w", encoding="utf-8") as file:
+            with atomic(entry) as temporary, open(temporary, "w", encoding="utf-8") as file:
                 write_records(games, file, date=self.date)
         self._ranges.append((first, len(games), entry))
         self.done += len(games)
@@ -949,7 +839,7 @@ class DatasetWriter:
             return
         if self.done != self.n_games:
             raise DatasetError(f"{self.path}: {self.done:,} of {self.n_games:,} games written")
-        with _atomic(self.path, merged_temporary(self.parts)) as temporary:
+        with atomic(self.path, merged_temporary(self.parts)) as temporary:
             if self.parquet:
                 self._merge_parquet(temporary, progress)
             else:
@@ -963,12 +853,12 @@ class DatasetWriter:
         pq = pa.parquet
         if not self._ranges:  # no games: an empty table of the run's schema
             table = self._empty_table()
-            pq.write_table(table, temporary, **_WRITE_OPTIONS)
+            pq.write_table(table, temporary, **WRITE_OPTIONS)
             return
         # The parts' own schema, as written: a Parquet file read back names
         # its list items differently.
         schema = to_arrow(self._job().run(self._ranges[0][0], 0)).schema
-        with pq.ParquetWriter(temporary, schema, **_WRITE_OPTIONS) as writer:
+        with pq.ParquetWriter(temporary, schema, **WRITE_OPTIONS) as writer:
             pending: list[Any] = []
             rows = 0
             for _, count, entry in self._ranges:
@@ -1028,7 +918,7 @@ def _job_dict(job: PlayoutJob) -> dict[str, Any]:
     return {
         "game": job.game,
         "start": job.start,
-        "rules": _rules_dict(job.rules),
+        "rules": rules_dict(job.rules),
         "swapped": job.swapped,
         "policy": job.policy,
         "seed": job.seed,
@@ -1037,67 +927,14 @@ def _job_dict(job: PlayoutJob) -> dict[str, Any]:
     }
 
 
-def _game_of(games: Playouts) -> str:
-    name = getattr(games, "game", None)
-    return str(name) if isinstance(name, str) else registry.DEFAULT
-
-
-def _rules_dict(rules: Any) -> dict[str, Any]:
-    import dataclasses
-
-    return dataclasses.asdict(rules)
-
-
 def _rules_of(meta: Mapping[str, Any]) -> Any:
-    return game_playouts(meta.get("game", registry.DEFAULT)).Rules(**meta["rules"])
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("veletas")
-    except PackageNotFoundError:
-        return "unknown"
+    return registry.get(meta.get("game", registry.DEFAULT)).playouts.Rules(**meta["rules"])
 
 
 def _is_parquet(path: str | os.PathLike[str]) -> bool:
     return os.fspath(path).lower().endswith((".parquet", ".pq"))
 
 
-def _refuse_unwritable(path: Path) -> None:
-    """:raises DatasetError: for a path that is not a regular file or a new
-    name (a device, a FIFO, a directory, a link, ``-``), naming it."""
-    reason = why_not_writable(path)
-    if reason is not None:
-        raise DatasetError(f"cannot write {path}: {reason}")
-
-
-class _atomic:
-    """A temporary path (beside ``target``, or ``temporary`` on the same
-    file system); on a clean exit, flushed to disk and renamed onto
-    ``target``, else removed."""
-
-    def __init__(self, target: Path, temporary: Path | None = None) -> None:
-        self.target = target
-        self.temporary = temporary or target.with_name(f".{target.name}.{os.getpid()}.tmp")
-
-    def __enter__(self) -> Path:
-        return self.temporary
-
-    def __exit__(self, kind: object, *_: object) -> None:
-        if kind is not None:
-            self.temporary.unlink(missing_ok=True)
-            return
-        try:
-            with open(self.temporary, "rb") as file:
-                os.fsync(file.fileno())  # a full disk may show only here
-            os.replace(self.temporary, self.target)
-        except OSError:
-            self.temporary.unlink(missing_ok=True)
-            raise
-
-
 def _write_atomic(path: Path, text: str) -> None:
-    with _atomic(path) as temporary:
+    with atomic(path) as temporary:
         temporary.write_text(text)

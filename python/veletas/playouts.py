@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from veletas import datasets
+from veletas import _dataset_write
 from veletas import games as registry
 from veletas._checks import integer
 from veletas._implementation import IMPLEMENTATION
@@ -48,7 +48,6 @@ __all__ = [
     "Statistics",
     "Tally",
     "check_run",
-    "game_playouts",
     "wilson",
 ]
 
@@ -100,15 +99,6 @@ def wilson(successes: float, trials: int) -> Estimate:
     low = 0.0 if successes == 0 else centre - half
     high = 1.0 if successes == trials else centre + half
     return Estimate(p, low, high)
-
-
-def game_playouts(game: str) -> registry.PlayoutsRoom:
-    """The playouts of ``game``'s room (:class:`veletas.games.PlayoutsRoom`):
-    its job's arguments, columns, record format and summary.
-
-    :raises ValueError: for an unknown game.
-    """
-    return registry.get(game).playouts
 
 
 class Statistics:
@@ -227,7 +217,7 @@ class Playouts(Statistics):
         backend: str,
         game: str = "veletas",
     ) -> None:
-        spec = game_playouts(game)
+        spec = registry.get(game).playouts
         self.winner = np.asarray(arrays["winner"], dtype=np.int8)
         self.swapped = np.asarray(arrays["swapped"], dtype=np.bool_)
         self.plies = np.asarray(arrays["plies"], dtype=np.int32)
@@ -261,7 +251,7 @@ class Playouts(Statistics):
             return columns[name]
         game = self.__dict__.get("game")
         if game is not None and not name.startswith("_"):
-            method = game_playouts(game).SUMMARY_METHODS.get(name)
+            method = registry.get(game).playouts.SUMMARY_METHODS.get(name)
             if method is not None:
                 return functools.partial(method, self)
         raise AttributeError(
@@ -276,7 +266,7 @@ class Playouts(Statistics):
 
     @property
     def _spec(self) -> registry.PlayoutsRoom:
-        return game_playouts(self.game)
+        return registry.get(self.game).playouts
 
     def __len__(self) -> int:
         return len(self.winner)
@@ -362,7 +352,7 @@ class Playouts(Statistics):
 
         :raises ModuleNotFoundError: without pyarrow (``pip install "veletas[data]"``).
         """
-        return datasets.to_arrow(self)
+        return _dataset_write.to_arrow(self)
 
     def to_parquet(self, path: str | os.PathLike[str]) -> None:
         """Write the games (:meth:`to_arrow`) to the Parquet file ``path``,
@@ -370,7 +360,7 @@ class Playouts(Statistics):
 
         :raises ModuleNotFoundError: without pyarrow (``pip install "veletas[data]"``).
         """
-        datasets.write_parquet(self, path)
+        _dataset_write.write_parquet(self, path)
 
     # ------------------------------------------------------------------
     # Records
@@ -604,7 +594,8 @@ class PlayoutJob:
             range, or ``threads`` below 1.
         :raises TypeError: for arguments of the wrong type.
         """
-        job: PlayoutJob = game_playouts(game).make_job(**options)
+        job = registry.get(game).playouts.make_job(**options)
+        assert isinstance(job, PlayoutJob)
         return job
 
     def run(self, first_game: int, n_games: int) -> Playouts:
@@ -622,7 +613,7 @@ class PlayoutJob:
                 f"games {first_game} .. {first_game + n_games - 1} are not all in 0 .. 2**64 - 1"
             )
         check_games(n_games, record=self.record)
-        arrays = game_playouts(self.game).run(self, first_game, n_games)
+        arrays = registry.get(self.game).playouts.run(self, first_game, n_games)
         return Playouts(
             arrays,
             start=self.start,

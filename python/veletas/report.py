@@ -34,6 +34,7 @@ import numpy as np
 
 from veletas import datasets
 from veletas import games as registry
+from veletas._dataset_write import veletas_version
 from veletas.extras import install_hint
 from veletas.playouts import Estimate, Playouts, wilson
 
@@ -506,7 +507,7 @@ def _page(
                 ("policy", head.policy),
                 ("seed", str(head.seed)),
                 ("games", f"{data['games']:,} (from game {head.first_game:,})"),
-                ("veletas version", _version()),
+                ("veletas version", veletas_version()),
             ],
             key="run",
         ),
@@ -638,9 +639,3 @@ def _interval(values: dict[str, float], *, percent: bool) -> str:
             f"{_percent(values['rate'])} ({_percent(values['low'])} .. {_percent(values['high'])})"
         )
     return f"{values['rate']:.4f} ({values['low']:.4f} .. {values['high']:.4f})"
-
-
-def _version() -> str:
-    from veletas.datasets import _version as version
-
-    return version()

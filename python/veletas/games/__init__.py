@@ -34,9 +34,6 @@ from veletas.rules_options import RuleOption
 if TYPE_CHECKING:
     import numpy as np
 
-    from veletas.playouts import PlayoutJob as _PlayoutJob
-    from veletas.playouts import Playouts as _Playouts
-
 __all__ = [
     "DEFAULT",
     "GAMES",
@@ -44,6 +41,8 @@ __all__ = [
     "DrawingRoom",
     "EncodingRoom",
     "Game",
+    "Games",
+    "Job",
     "MatchRoom",
     "OptionsRoom",
     "PlayoutsRoom",
@@ -98,6 +97,69 @@ class OptionsRoom(Protocol):
         ...
 
 
+class Games(Protocol):
+    """A run of a game's random games as its room and a dataset read it: a
+    :class:`veletas.playouts.Playouts`, named here by what it holds so that
+    the contract imports nothing above it."""
+
+    @property
+    def game(self) -> str: ...
+    @property
+    def start(self) -> str: ...
+    @property
+    def rules(self) -> Any: ...
+    @property
+    def policy(self) -> str: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def first_game(self) -> int: ...
+    @property
+    def backend(self) -> str: ...
+    @property
+    def winner(self) -> np.ndarray: ...
+    @property
+    def swapped(self) -> np.ndarray: ...
+    @property
+    def plies(self) -> np.ndarray: ...
+    @property
+    def columns(self) -> dict[str, np.ndarray]: ...
+    @property
+    def moves(self) -> np.ndarray | None: ...
+    @property
+    def offsets(self) -> np.ndarray | None: ...
+
+    def __len__(self) -> int: ...
+
+    def dataset_columns(self) -> dict[str, np.ndarray]:
+        """The per-game arrays a dataset writes, by column name."""
+        ...
+
+
+class Job(Protocol):
+    """A checked playout run as its room plays it: a
+    :class:`veletas.playouts.PlayoutJob`."""
+
+    @property
+    def game(self) -> str: ...
+    @property
+    def start(self) -> str: ...
+    @property
+    def rules(self) -> Any: ...
+    @property
+    def swapped(self) -> bool: ...
+    @property
+    def policy(self) -> str: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def threads(self) -> int | None: ...
+    @property
+    def record(self) -> bool: ...
+    @property
+    def backend(self) -> str: ...
+
+
 class PlayoutsRoom(Protocol):
     """``veletas.games.<name>.playouts``: batch random games of the game."""
 
@@ -114,20 +176,20 @@ class PlayoutsRoom(Protocol):
     """How a dataset writes a move, as its metadata says."""
     COLORS: tuple[str, str]
     """The colours by index, as summaries name them."""
-    SUMMARY_METHODS: Mapping[str, Callable[[_Playouts], Any]]
+    SUMMARY_METHODS: Mapping[str, Callable[[Games], Any]]
     """The game's own summaries of a :class:`~veletas.playouts.Playouts`
     (``claim_counts``), read as its methods."""
-    playouts: Callable[..., _Playouts]
+    playouts: Callable[..., Games]
     """The game's ``playouts(n_games, **rules)`` on the selected engine."""
-    reference_playouts: Callable[..., _Playouts]
+    reference_playouts: Callable[..., Games]
     """The same on the reference engine (``veletas.<game>.reference.playouts``)."""
-    make_job: Callable[..., _PlayoutJob]
+    make_job: Callable[..., Job]
     """The checked :class:`~veletas.playouts.PlayoutJob` of ``playouts``' arguments."""
-    run: Callable[..., dict[str, Any]]
+    run: Callable[[Job, int, int], dict[str, np.ndarray]]
     """``run(job, first_game, n_games)``: the arrays of a range of games."""
-    moves_of: Callable[..., list[Any]]
+    moves_of: Callable[[Games, np.ndarray], list[Any]]
     """``moves_of(games, rows)``: recorded rows as the engine's ``Move`` values."""
-    start_board: Callable[[_Playouts], Any]
+    start_board: Callable[[Games], Any]
     """``start_board(games)``: a board at the run's start."""
     start_of_game: Callable[..., str]
     """``start_of_game(rules, backend)``: the position string of the start."""
@@ -144,7 +206,7 @@ class PlayoutsRoom(Protocol):
     summary_lines: Callable[..., list[str]]
     """``summary_lines(tally)``: the game's rows of the summary table, from
     the counts of a :class:`~veletas.playouts.Tally`."""
-    record: Callable[[_Playouts, int, list[Any]], Any]
+    record: Callable[[Games, int, list[Any]], Any]
     """``record(games, i, moves)``: game ``i`` as a game record."""
     encode_moves: Callable[[np.ndarray], np.ndarray]
     """Recorded moves to the integer codes a dataset writes."""
@@ -158,8 +220,6 @@ class PlayoutsRoom(Protocol):
     """``final_columns(board)``: the game's columns of a finished board."""
     Rules: type
     """The game's ``Rules``."""
-    Playouts: type[_Playouts]
-    """The class of its batches of games (:class:`veletas.playouts.Playouts`)."""
 
 
 class RecordsRoom(Protocol):
