@@ -3,7 +3,7 @@ room, and which import each other in circles.
 
 An ``ast`` walk over ``python/veletas``, with no import of the package, so
 that it reads the tree as it is written. ``python tests/house.py`` prints
-both counts (of another tree with its
+the counts (of another tree with its
 ``python/veletas`` folder as argument).
 
 A module is *generic* unless it is in a game's room
@@ -269,6 +269,31 @@ def all_reaches() -> list[Reach]:
     return found
 
 
+def face_reaches() -> list[Reach]:
+    """Every place where a room's module reaches a public face: by importing
+    one, or through the registry (``Game.api()``, ``Game.reference()``). A
+    room builds boards with its own engines; the faces sit above it."""
+    known = modules()
+    games = game_names(known)
+    found: list[Reach] = []
+    for name, path in known.items():
+        if not in_room(name, games) or path.suffix != ".py":
+            continue
+        tree = ast.parse(path.read_text(), str(path))
+        for line, target in imports(name, tree, known):
+            if target in FACES:
+                found.append(Reach(name, line, "imports the face", target))
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("api", "reference")
+                and not node.args
+            ):
+                found.append(Reach(name, node.lineno, "reaches a face by", f"{node.func.attr}()"))
+    return found
+
+
 def import_graph() -> dict[str, set[str]]:
     """Each module of the package and the modules it imports, at any depth: a
     deferred import, and one for type checkers only (under ``TYPE_CHECKING``)
@@ -336,6 +361,9 @@ if __name__ == "__main__":
     for reach in found:
         print(reach)
     print(f"{len(found)} reaches into a room from generic modules")
+    for reach in face_reaches():
+        print(reach)
+    print(f"{len(face_reaches())} reaches of a room into a public face")
     for component in circles(import_graph()):
         print(f"a circle of {len(component)} modules: {', '.join(component)}")
     print(f"{len(circles(import_graph()))} import circles of more than one module")

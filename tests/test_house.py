@@ -14,6 +14,11 @@ def test_generic_modules_reach_into_no_room() -> None:
     assert [str(reach) for reach in found] == [], f"{len(found)} reaches into a room"
 
 
+def test_rooms_reach_no_public_face() -> None:
+    found = house.face_reaches()
+    assert [str(reach) for reach in found] == [], f"{len(found)} reaches into a face"
+
+
 def test_no_modules_import_each_other_in_a_circle() -> None:
     found = house.circles(house.import_graph())
     assert found == [], f"{len(found)} import circles: {found}"

@@ -33,8 +33,8 @@ from typing import Any
 import numpy as np
 
 from veletas import _implementation
-from veletas import games as registry
 from veletas.errors import IllegalMoveError, InvalidRulesError
+from veletas.games.meridians import engine
 from veletas.games.meridians.types import Color, Phase, Rules, check_pie, check_size, point_name
 
 __all__ = [
@@ -168,7 +168,7 @@ _OPEN, _SECOND_STONE, _PIE, _PLAY, _DARK_TO_ACT = range(3, 8)
 
 def _is_board(board: object) -> bool:
     """Whether ``board`` is a Meridians board of either engine."""
-    return isinstance(board, registry.get("meridians").board_types())
+    return isinstance(board, engine.board_types())
 
 
 class DecisionState:
@@ -478,7 +478,7 @@ def new_state(*, size: str = "6-7", pie: bool = False) -> DecisionState:
 
     :raises InvalidRulesError: for an unknown size or a ``pie`` that is not a bool.
     """
-    board_type = registry.get("meridians").api().Board
+    board_type = engine.selected().Board
     return DecisionState(board_type(size=check_size(size), pie=check_pie(pie)))
 
 

@@ -17,10 +17,10 @@ from typing import Any
 
 import numpy as np
 
-from veletas import games as registry
 from veletas._checks import count
-from veletas._implementation import IMPLEMENTATION, require_native
+from veletas._implementation import IMPLEMENTATION
 from veletas.errors import DatasetError, InvalidRulesError
+from veletas.games.meridians import engine
 from veletas.games.meridians.reference.playouts import KEEP, SWAP, run_games
 from veletas.games.meridians.types import Rules, point_name
 from veletas.playouts import PlayoutJob, Playouts, Tally, check_run
@@ -57,21 +57,6 @@ MOVE_CODES = "int16: point rank * 14 + file, -1 swap, -2 keep"
 """How a dataset writes a move (:func:`encode_moves`), in its metadata."""
 
 
-def engine(backend: str) -> Any:
-    """The module of the engine ``backend`` names: ``Board`` and ``Move``."""
-    if backend == "rust":
-        return _Native(require_native("the rust backend"))
-    return registry.get(GAME).reference()
-
-
-class _Native:
-    """The native engine's classes under their public names."""
-
-    def __init__(self, native: Any) -> None:
-        self.Board = native.MeridiansBoard
-        self.Move = native.MeridiansMove
-
-
 def make_job(
     *,
     size: object = "6-7",
@@ -94,13 +79,13 @@ def make_job(
     if not isinstance(policy, str) or policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}; Meridians playouts are 'uniform'")
     seed, threads, record = check_run(seed, threads, record, backend)
-    board_type = engine(backend).Board
+    board_type = engine.of(backend).Board
     swapped = False
     if start is None:
         board = board_type(size=size, pie=pie)
     elif isinstance(start, str):
         board = board_type(start, size=None if size == "6-7" else size, pie=pie)
-    elif isinstance(start, _board_types()):
+    elif isinstance(start, engine.board_types()):
         given: Any = start
         rules = Rules.make(size, pie)
         if (rules.size != "6-7" and rules.size != given.size) or (rules.pie and not given.pie):
@@ -122,10 +107,6 @@ def make_job(
         backend=backend,
         game=GAME,
     )
-
-
-def _board_types() -> tuple[type, ...]:
-    return registry.get(GAME).board_types()
 
 
 def _disagree(rules: Rules, board: Any) -> Exception:
@@ -172,18 +153,18 @@ def move_text(code: int) -> str:
 
 def moves_of(games: Playouts, rows: np.ndarray) -> list[Any]:
     """The moves of recorded ``rows`` as ``Move`` values of the games' engine."""
-    move = engine(games.backend).Move
+    move = engine.of(games.backend).Move
     return [move.parse(move_text(code)) for code in rows.tolist()]
 
 
 def start_board(games: Playouts) -> Any:
     """The start of the games as a ``Board`` of their engine."""
-    return engine(games.backend).Board(games.start, pie=games.rules.pie)
+    return engine.of(games.backend).Board(games.start, pie=games.rules.pie)
 
 
 def start_of_game(rules: Rules, backend: str) -> str:
     """The position string of the empty board of ``rules``."""
-    return str(engine(backend).Board(size=rules.size, pie=rules.pie).fen())
+    return str(engine.of(backend).Board(size=rules.size, pie=rules.pie).fen())
 
 
 def describe(rules: Rules) -> str:

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from veletas import games as registry
 from veletas.errors import InvalidRecordError
+from veletas.games.meridians import engine
 from veletas.games.meridians.types import SIZES, Color, Rules
 
 GAME = "Meridians"
@@ -33,11 +33,7 @@ def rules_of(tags: dict[str, str]) -> Rules:
 
 def new_board(rules: Rules, start: str | None) -> Any:
     """A board of ``rules`` at ``start`` (default: the start of the game)."""
-    return (
-        registry.get("meridians")
-        .api()
-        .Board(start, size=None if start else rules.size, pie=rules.pie)
-    )
+    return engine.selected().Board(start, size=None if start else rules.size, pie=rules.pie)
 
 
 def board_rules(board: Any) -> Rules:

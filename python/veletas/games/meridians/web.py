@@ -22,9 +22,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from veletas import games as registry
 from veletas.errors import IllegalMoveError, InvalidMoveError
-from veletas.games.meridians import match
+from veletas.games.meridians import engine, match
 from veletas.games.meridians import records as room_records
 from veletas.games.meridians.types import SIZES, Phase, Rules, parse_point, point_name
 from veletas.serve.newgame import defaults, first_record, read_options
@@ -92,7 +91,7 @@ class MeridiansWeb:
     def new_board(
         self, options: Mapping[str, str], position: str | None
     ) -> tuple[Any, dict[str, Any]]:
-        meridians = registry.get(self.name).api()
+        meridians = engine.selected()
 
         given = read_options(self.name, _FIELDS, options)
         kwargs = {**defaults(_FIELDS), **given}
@@ -204,10 +203,7 @@ class MeridiansWeb:
         return svg.board(board, lastmove=lastmove, flipped=flipped, size=560)
 
     def parse_move(self, board: Any, text: str) -> Any:
-        game = registry.get(self.name)
-        meridians, reference = game.api(), game.reference()
-        move_type = reference.Move if isinstance(board, reference.Board) else meridians.Move
-        return move_type.parse(text)
+        return engine.of_board(board).Move.parse(text)
 
     def make_bot(
         self, seconds: float | None, iterations: int | None, seed: int, max_nodes: int

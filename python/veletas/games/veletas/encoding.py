@@ -34,8 +34,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from veletas import _implementation
-from veletas import games as registry
 from veletas.errors import IllegalMoveError
+from veletas.games.veletas import engine
 from veletas.games.veletas.types import Phase, Rules, square_name
 from veletas.rng import Rng
 
@@ -43,15 +43,10 @@ if TYPE_CHECKING:
     from veletas._veletas import Board, DecisionState, Move
 
 
-def _api() -> Any:
-    """The public package of Veletas: the engine selected."""
-    return registry.get("veletas").api()
-
-
 def __getattr__(name: str) -> Any:
     # DecisionState: the selected engine's (``veletas.DecisionState``).
     if name == "DecisionState":
-        return _api().DecisionState
+        return engine.selected().DecisionState
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -246,7 +241,7 @@ def new_state(
 
     :raises InvalidRulesError: for bad rules.
     """
-    board = _api().Board(
+    board = engine.selected().Board(
         variant=variant,
         setup_rule=setup_rule,
         shooters_block=shooters_block,
@@ -254,7 +249,7 @@ def new_state(
         shooters=shooters,
         claimed_shooters_block=claimed_shooters_block,
     )
-    state: DecisionState = _api().DecisionState(board)
+    state: DecisionState = engine.selected().DecisionState(board)
     return state
 
 
@@ -314,14 +309,6 @@ def vector_env_type() -> Any:
     return _implementation.require_native("VectorEnv").VectorEnv
 
 
-def _move_type(board: Board) -> Any:
-    """The ``Move`` class of the backend ``board`` belongs to."""
-    native = _implementation.native
-    if native is not None and isinstance(board, native.Board):
-        return native.Move
-    return registry.get("veletas").reference().Move
-
-
 def move_to_actions(move: Move, board: Board) -> list[int]:
     """The action ids that play ``move`` from the start of a turn of ``board``.
 
@@ -363,7 +350,7 @@ def actions_to_move(actions: Iterable[int], board: Board) -> Move:
     """
     ids = [int(a) for a in actions]
     size = board.size
-    move_type = _move_type(board)
+    move_type = engine.of_board(board).Move
     squares = [action_to_square(a, size) if 0 <= a < size * size else None for a in ids]
     candidates: list[Move] = []
     if board.phase is not Phase.PLAY and len(ids) == 1:
@@ -449,7 +436,7 @@ def random_game(
     True
     """
     if start is None:
-        board = _api().Board(
+        board = engine.selected().Board(
             variant=variant,
             size=size,
             shooters=shooters,
@@ -459,7 +446,7 @@ def random_game(
         )
     else:
         board = start.copy()
-    state = _api().DecisionState(board)
+    state = engine.selected().DecisionState(board)
     agent = RandomAgent(seed, index)
     while not state.is_terminal():
         move = state.apply(agent.choose(state.legal_actions()))

@@ -7,8 +7,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from veletas import games as registry
 from veletas.errors import InvalidRecordError, VeletasError
+from veletas.games.veletas import engine
 from veletas.games.veletas.options import RULES
 from veletas.games.veletas.types import SETUP_RULES, VARIANTS, Color, Rules
 
@@ -69,17 +69,13 @@ def _number(name: str, text: str) -> int:
 
 def new_board(rules: Rules, start: str | None) -> Any:
     """A board of ``rules`` at ``start`` (default: the start of the game)."""
-    return (
-        registry.get("veletas")
-        .api()
-        .Board(
-            start,
-            size=rules.size,
-            shooters=rules.shooters,
-            setup_rule=rules.setup_rule,
-            shooters_block=rules.shooters_block,
-            claimed_shooters_block=rules.claimed_shooters_block,
-        )
+    return engine.selected().Board(
+        start,
+        size=rules.size,
+        shooters=rules.shooters,
+        setup_rule=rules.setup_rule,
+        shooters_block=rules.shooters_block,
+        claimed_shooters_block=rules.claimed_shooters_block,
     )
 
 

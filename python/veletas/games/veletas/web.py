@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from veletas import games as registry
-from veletas.errors import IllegalMoveError, InvalidRulesError
+from veletas.errors import IllegalMoveError, InvalidMoveError, InvalidRulesError
+from veletas.games.veletas import engine
 from veletas.games.veletas import records as room_records
 from veletas.games.veletas.types import (
     SETUP_RULES,
@@ -122,8 +122,6 @@ class VeletasWeb:
     def new_board(
         self, options: Mapping[str, str], position: str | None
     ) -> tuple[Any, dict[str, Any]]:
-        veletas = _api()
-
         given = read_options(self.name, self.fields(), options)
         variant = given.get("variant", "standard")
         size, shooters = given.get("size"), given.get("shooters")
@@ -141,7 +139,7 @@ class VeletasWeb:
             kwargs["size"] = size
         if shooters is not None:
             kwargs["shooters"] = shooters
-        board = veletas.Board(position, **kwargs)
+        board = engine.selected().Board(position, **kwargs)
         return board, self._options(board.rules)
 
     def _options(self, rules: Rules) -> dict[str, Any]:
@@ -267,8 +265,6 @@ class VeletasWeb:
         return {"prompt": "click a shooter to move it, or to shoot with it", "next": root}
 
     def explain(self, board: Any, clicks: list[str]) -> str:
-        veletas = _api()
-
         if board.is_game_over():
             return "the game is over"
         phase = Phase(board.phase)
@@ -276,7 +272,7 @@ class VeletasWeb:
             clicks = clicks[1:]
         try:
             squares = [parse_square(c) for c in clicks]
-        except veletas.InvalidMoveError:
+        except InvalidMoveError:
             return f"{clicks[-1]!r} is not a square or a choice here"
         if any(square_name(sq) != c for sq, c in zip(squares, clicks, strict=True)) or any(
             not board.rules.size > max(sq % 10, sq // 10) for sq in squares
@@ -338,28 +334,14 @@ class VeletasWeb:
         return svg.board(board, lastmove=lastmove, flipped=flipped, size=560)
 
     def parse_move(self, board: Any, text: str) -> Any:
-        return _move_type(board).parse(text)
+        return engine.of_board(board).Move.parse(text)
 
     def make_bot(
         self, seconds: float | None, iterations: int | None, seed: int, max_nodes: int
     ) -> Any:
-        veletas = _api()
+        from veletas.bots import MctsBot
 
-        return veletas.MctsBot(
-            seconds=seconds, iterations=iterations, seed=seed, max_nodes=max_nodes
-        )
-
-
-def _api() -> Any:
-    """The public package of Veletas: the engine selected."""
-    return registry.get("veletas").api()
-
-
-def _move_type(board: Any) -> Any:
-    veletas = _api()
-    reference = registry.get("veletas").reference()
-
-    return reference.Move if isinstance(board, reference.Board) else veletas.Move
+        return MctsBot(seconds=seconds, iterations=iterations, seed=seed, max_nodes=max_nodes)
 
 
 def _swapped(board: Any) -> bool:
