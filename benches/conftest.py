@@ -190,11 +190,11 @@ def report(benchmark: object) -> Callable[..., Ratio]:
 
 
 def pytest_benchmark_update_machine_info(config: Any, machine_info: dict[str, Any]) -> None:
-    """The back end of the bit kernels that ran (:mod:`veletas.kernels`),
+    """The kernel that ran (:mod:`veletas.kernels`),
     beside the CPU's name in the run's JSON."""
     from veletas import kernels
 
-    machine_info["veletas_kernel"] = kernels.backend() or "none (no extension)"
+    machine_info["veletas_kernel"] = kernels.current() or "none (no extension)"
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

@@ -6,9 +6,9 @@
 - veletas micro games on 10x10 against OpenSpiel's C++ random games of
   ``amazons`` (10x10, a queen move then a shot), played whole inside C++
   (target: 25x);
-- the same for each back end of the bit kernels this CPU can run
+- the same for each kernel this CPU can run
   (:mod:`veletas.kernels`), each against the same OpenSpiel run, and each
-  back end's uniform playouts.
+  kernel's uniform playouts.
 
 All on the standard game (10x10, 7 shooters) from the start position.
 """
@@ -90,15 +90,15 @@ def test_micro_against_openspiel_amazons(benchmark, report) -> None:
 
 
 def test_each_kernel_against_openspiel_amazons(benchmark, report) -> None:
-    """Every back end in one run: micro games against the same OpenSpiel
-    amazons rate, and uniform games; the default back end is put back."""
+    """Every kernel in one run: micro games against the same OpenSpiel
+    amazons rate, and uniform games; the default kernel is put back."""
     benchmark.group = "kernels"
-    default = kernels.backend()
+    default = kernels.current()
     benchmark.extra_info["default kernel"] = default
     benchmark.pedantic(rust(), args=(20_000,), rounds=1)
     amazons = games_per_second(openspiel_amazons, 3_000)
     try:
-        for name in kernels.backends():
+        for name in kernels.supported():
             kernels.use(name)
             report(
                 f"veletas micro vs OpenSpiel amazons, {name} kernel (10x10, one thread)",

@@ -180,7 +180,7 @@ class Bench:
         count = cpu.get("count")
         cpus = f"{count}-CPU " if count else ""
         kernel = info.get("veletas_kernel")
-        kernels = f", the {kernel} kernel back end" if kernel else ""
+        kernels = f", the {kernel} kernel" if kernel else ""
         return f"a {cpus}{brand} machine with Python {info['python_version']}{kernels}"
 
 

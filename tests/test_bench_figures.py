@@ -180,10 +180,10 @@ def test_a_run_is_written_consistently(figures: ModuleType) -> None:
     assert shown["meridians_vector_env_random_vs_stepping"] == "147x"  # 2.94 M / 20,000
     assert shown["ray_local_runtime"] == "7.12 s"
     assert shown["machine"] == "a 2-CPU Test CPU machine with Python 3.11.7"
-    # The back end of the bit kernels, where the run recorded it.
+    # the kernel, where the run recorded it.
     run = fake_run()
     run["machine_info"]["veletas_kernel"] = "portable"
-    assert figures.Bench(run).machine().endswith("Python 3.11.7, the portable kernel back end")
+    assert figures.Bench(run).machine().endswith("Python 3.11.7, the portable kernel")
     # Derived figures, from the parts as shown: 822,000 / 416,000, not the
     # unrounded rates, nor the 1-thread rate measured beside the 2 threads.
     assert shown["threads_ratio"] == "1.98x"

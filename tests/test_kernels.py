@@ -1,4 +1,4 @@
-"""The back ends of the native bit kernels (``veletas.kernels``,
+"""The kernels of the native core (``veletas.kernels``,
 ``VELETAS_KERNEL``): every one this CPU can run plays the same games for the
 same seed, in every game and policy; a bad choice is refused, named."""
 
@@ -15,13 +15,13 @@ from veletas import games, kernels
 from veletas.errors import KernelError, VeletasError
 from veletas.playouts import Playouts
 
-pytestmark = pytest.mark.skipif(kernels.backend() is None, reason="no compiled extension")
+pytestmark = pytest.mark.skipif(kernels.current() is None, reason="no compiled extension")
 
 
 @pytest.fixture
 def restore() -> Iterator[None]:
-    """Puts the back end in use back after the test."""
-    before = kernels.backend()
+    """Puts the kernel in use back after the test."""
+    before = kernels.current()
     yield
     kernels.use(before)
 
@@ -45,13 +45,13 @@ def same_games(a: Playouts, b: Playouts) -> bool:
 
 @pytest.mark.parametrize("game", list(games.every()), ids=lambda game: game.name)
 def test_every_backend_plays_the_same_games(game: games.Game, restore: None) -> None:
-    backends = kernels.backends()
+    backends = kernels.supported()
     assert backends[0] == "portable"
     for keywords in runs(game):
         played = {}
         for name in backends:
             kernels.use(name)
-            assert kernels.backend() == name
+            assert kernels.current() == name
             played[name] = game.playouts.playouts(200, seed=7, record=True, **keywords)
         first = played[backends[0]]
         for name in backends[1:]:
@@ -59,16 +59,16 @@ def test_every_backend_plays_the_same_games(game: games.Game, restore: None) -> 
 
 
 def test_a_bad_choice_is_refused_and_changes_nothing(restore: None) -> None:
-    before = kernels.backend()
+    before = kernels.current()
     with pytest.raises(KernelError, match=r"'avx9'.*portable"):
         kernels.use("avx9")
-    assert kernels.backend() == before
+    assert kernels.current() == before
     assert issubclass(KernelError, VeletasError)
-    if "x86-64-v3" not in kernels.backends():
+    if "x86-64-v3" not in kernels.supported():
         with pytest.raises(KernelError, match="not supported by this CPU"):
             kernels.use("x86-64-v3")
     kernels.use(None)
-    assert kernels.backend() in kernels.backends()
+    assert kernels.current() in kernels.supported()
 
 
 def python(code: str, kernel: str) -> subprocess.CompletedProcess[str]:
@@ -80,8 +80,8 @@ def python(code: str, kernel: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.parametrize("name", ["portable", "x86-64-v3"])
 def test_the_variable_chooses_the_backend(name: str) -> None:
-    result = python("from veletas import kernels; print(kernels.backend())", name)
-    if name in kernels.backends():
+    result = python("from veletas import kernels; print(kernels.current())", name)
+    if name in kernels.supported():
         assert result.stdout.strip() == name, result.stderr
     else:
         assert "KernelError" in result.stderr
@@ -91,7 +91,7 @@ def test_the_variable_chooses_the_backend(name: str) -> None:
 def test_a_bad_variable_is_refused_at_import() -> None:
     result = python("import veletas", "fast")
     assert result.returncode != 0
-    assert "KernelError: unknown kernel back end 'fast'" in result.stderr, result.stderr
+    assert "KernelError: unknown kernel 'fast'" in result.stderr, result.stderr
     command = python("import sys; sys.argv = ['veletas']; import veletas", "fast")
     assert command.returncode == 2
-    assert command.stderr.startswith("veletas: error: unknown kernel back end 'fast'")
+    assert command.stderr.startswith("veletas: error: unknown kernel 'fast'")

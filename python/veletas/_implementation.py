@@ -1,6 +1,6 @@
 """Which engine serves: the compiled extension or the pure-Python reference
 (``VELETAS_IMPLEMENTATION=rust|python``), read once for every game; and
-which back end the extension's bit kernels run (``VELETAS_KERNEL``, see
+which kernel (the code of its bit work) the extension runs (``VELETAS_KERNEL``, see
 :mod:`veletas.kernels`), read once too."""
 
 from __future__ import annotations
@@ -39,12 +39,12 @@ if IMPLEMENTATION not in ("rust", "python"):
     )
 
 KERNEL = os.environ.get("VELETAS_KERNEL") or None
-"""The back end of the bit kernels that ``VELETAS_KERNEL`` chose, or ``None``
+"""The kernel that ``VELETAS_KERNEL`` chose, or ``None``
 for the default of the CPU."""
 
 if KERNEL is not None and native is not None:
     try:
-        native.set_kernel_backend(KERNEL)
+        native.set_kernel(KERNEL)
     except ValueError as error:  # KernelError: unknown, or not for this CPU
         _refuse(error)
 

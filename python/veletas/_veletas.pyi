@@ -40,29 +40,29 @@ __all__ = [
     "StopFlag",
     "VectorEnv",
     "__version__",
+    "current_kernel",
     "greedy_move",
-    "kernel_backend",
-    "kernel_backends",
     "meridians_greedy_move",
     "meridians_playouts",
     "meridians_random_move",
     "meridians_solve",
     "random_move",
     "run_playouts",
-    "set_kernel_backend",
+    "set_kernel",
     "solve",
+    "supported_kernels",
 ]
 
 __version__: str
 
-def kernel_backend() -> str:
-    """The name of the back end the kernels run: ``"portable"`` or ``"x86-64-v3"``."""
+def current_kernel() -> str:
+    """The name of the kernel that runs: ``"portable"`` or ``"x86-64-v3"``."""
 
-def kernel_backends() -> list[str]:
-    """The names of the back ends this CPU can run, the portable one first."""
+def supported_kernels() -> list[str]:
+    """The names of the kernels this CPU can run, the portable one first."""
 
-def set_kernel_backend(name: str | None) -> None:
-    """Chooses the back end of every kernel by name; ``None`` goes back to the
+def set_kernel(name: str | None) -> None:
+    """Chooses the kernel of every game by name; ``None`` goes back to the
     default of this CPU. Raises ``KernelError`` for a name that is unknown or
     that this CPU cannot run, leaving the choice as it was."""
 

@@ -251,7 +251,7 @@ class GreedyBot(_OnePlyBot):
 
 class MctsBot:
     """Monte Carlo tree search: UCT with uniformly random playouts and, by
-    default, an MCTS solver.
+    default, proof backups (wins and losses proven in the tree, MCTS-Solver).
 
     The search runs over the decisions of the game's action encoding: in
     Veletas the micro-decisions of a turn (a shooter or ``PASS``, its

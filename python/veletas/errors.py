@@ -61,7 +61,7 @@ class InvalidRecordError(VeletasError):
 
 
 class KernelError(VeletasError):
-    """A back end of the bit kernels (``VELETAS_KERNEL``) that is unknown or
+    """A kernel (``VELETAS_KERNEL``) that is unknown or
     that this CPU cannot run; the message names it and the ones it can."""
 
 

@@ -38,7 +38,7 @@ from veletas._dataset_write import veletas_version
 from veletas.extras import install_hint
 from veletas.playouts import Estimate, Playouts, wilson
 
-__all__ = ["FIGURES", "SAMPLE_GAMES", "report", "require_matplotlib", "room"]
+__all__ = ["FIGURES", "SAMPLE_GAMES", "report", "require_matplotlib"]
 
 FIGURES = ("pie", "plies")
 """The figures of every report, by id; each game's room adds its own
@@ -84,11 +84,11 @@ def _subplots(mpl: Any, size: tuple[float, float]) -> tuple[Any, Any]:
 # The numbers
 
 
-class Tally:
+class ReportCounts:
     """The numbers of a report, gathered from a run's games one range at a
     time (so a dataset of any size is read a row group at a time). What is
     the game's own (its final states, its openings) is counted by the
-    ``Tally`` of its report room, ``veletas.games.<game>.report``."""
+    ``GameCounts`` of its report room, ``veletas.games.<game>.report``."""
 
     def __init__(self, sample_every: int = 1) -> None:
         self.sample_every = sample_every
@@ -98,20 +98,21 @@ class Tally:
         self._winner: list[np.ndarray] = []
         self._swapped: list[np.ndarray] = []
         self._plies: list[np.ndarray] = []
-        self.room: Any = None
+        self.room: registry.ReportRoom | None = None
         """The report room of the run's game."""
-        self.own: Any = None
-        """The room's tally of the game's own numbers."""
+        self.own: registry.OwnCounts | None = None
+        """The room's counts of the game's own columns."""
 
     def add(self, games: Playouts) -> None:
         """Count the games of one range."""
         if self.head is None:
             self.head = games
-            self.room = room(games.game)
-            self.own = self.room.Tally(games, self.sample_every)
+            self.room = registry.get(games.game).report
+            self.own = self.room.GameCounts(games, self.sample_every)
         self._winner.append(games.winner)
         self._swapped.append(games.swapped)
         self._plies.append(games.plies)
+        assert self.own is not None
         self.own.add(games)
         self.games += len(games)
 
@@ -124,24 +125,18 @@ class Tally:
         }
 
 
-def room(game: str) -> registry.ReportRoom:
-    """The report of ``game``'s room (:class:`veletas.games.ReportRoom`).
-
-    :raises ValueError: for an unknown game.
-    """
-    return registry.get(game).report
-
-
 def join(parts: list[np.ndarray], dtype: Any, shape: tuple[int, ...] = ()) -> np.ndarray:
     """The arrays of ``parts`` one after the other (an empty array of
     ``dtype`` and item ``shape`` for none)."""
     return np.concatenate(parts) if parts else np.zeros((0, *shape), dtype)
 
 
-def numbers(tally: Tally) -> dict[str, Any]:
+def numbers(counts: ReportCounts) -> dict[str, Any]:
     """Every number of the report, as plain data (what the HTML shows)."""
-    assert tally.head is not None
-    arrays = tally.arrays()
+    assert counts.head is not None
+    assert counts.room is not None
+    assert counts.own is not None
+    arrays = counts.arrays()
     winner, swapped, plies = arrays["winner"], arrays["swapped"], arrays["plies"]
     n = len(winner)
     first = swapped.astype(np.int8)
@@ -162,7 +157,7 @@ def numbers(tally: Tally) -> dict[str, Any]:
     quantile_points = (0.05, 0.25, 0.5, 0.75, 0.95)
     values = np.quantile(plies, quantile_points) if n else []
     quantiles = {str(q): float(v) for q, v in zip(quantile_points, values, strict=False)}
-    first_colour, second_colour = tally.room.COLORS
+    first_colour, second_colour = counts.room.COLORS
     out: dict[str, Any] = {
         "games": n,
         "pie": {
@@ -189,7 +184,7 @@ def numbers(tally: Tally) -> dict[str, Any]:
             "duration": {"mean": mean, "sd": sd, "low": mean - half, "high": mean + half},
         },
     }
-    own, metrics = tally.own.numbers(winner, first_won, advantage)
+    own, metrics = counts.own.numbers(winner, first_won, advantage)
     out.update(own)
     out["metrics"].update(metrics)
     return out
@@ -421,24 +416,24 @@ def report(
     batches, total = _batches(games)
     # Every game when there are few, else every k-th: ``sample`` games or so.
     every = max(1, math.ceil(total / sample)) if sample > 0 else 0
-    tally = Tally(sample_every=every)
+    counts = ReportCounts(sample_every=every)
     for batch in batches:
-        tally.add(batch)
-    if tally.head is None or tally.games == 0:
+        counts.add(batch)
+    if counts.head is None or counts.room is None or counts.games == 0:
         raise ValueError("a report needs a run of one game or more")
-    data = numbers(tally)
+    data = numbers(counts)
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     svgs = {}
     folder = target.with_name(target.stem + "-figures")
     # The report's style, without changing the program's own matplotlib settings.
     with mpl.rc_context(_STYLE):
-        for key, figure in _figures(data, tally.room, mpl).items():
+        for key, figure in _figures(data, counts.room, mpl).items():
             svgs[key] = _svg(figure, mpl, f"veletas-{key}")
             for name in formats:
                 folder.mkdir(exist_ok=True)
                 figure.savefig(folder / f"{key}.{name}", dpi=150, metadata=_metadata(name))
-    page = _page(tally.head, tally.room, data, svgs, title)
+    page = _page(counts.head, counts.room, data, svgs, title)
     temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     temporary.write_text(page, encoding="utf-8")
     os.replace(temporary, target)

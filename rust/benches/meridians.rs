@@ -5,7 +5,7 @@
 //! `cargo bench --bench meridians` (release profile). Optional arguments:
 //! `--games N` (default 20000), `--threads T` (default 1), `--size S` (default
 //! all three), `--pie`, `--only perft|games`, `--depth N` (an extra,
-//! unchecked perft depth, counted once), `--kernel NAME` (a back end of the
+//! unchecked perft depth, counted once), `--kernel NAME` (a kernel of the
 //! bit kernels, `portable` or `x86-64-v3`; default: the CPU's). Run without `--bench` (as by
 //! `cargo test --benches`), it checks the counts once and plays 20 games
 //! (or `--games N`), timing nothing that it repeats: for profilers.
@@ -57,8 +57,8 @@ fn main() {
             "--bench" => timing = true,
             "--kernel" => {
                 let name: String = value(&mut args, "--kernel NAME");
-                let chosen = _veletas::cpu::Backend::parse(&name)
-                    .and_then(|backend| _veletas::cpu::set_backend(Some(backend)));
+                let chosen = _veletas::cpu::Kernel::parse(&name)
+                    .and_then(|kernel| _veletas::cpu::set_kernel(Some(kernel)));
                 if let Err(error) = chosen {
                     eprintln!("{error}");
                     std::process::exit(2);
@@ -141,7 +141,7 @@ fn random_games(sizes: &[Size], pie: bool, games: usize, threads: usize, timing:
         println!(
             "{size} pie={pie} random games ({} kernel): {games} on {threads} thread(s) in \
              {seconds:.3} s: {rate:.0} games/s, {length:.1} moves a game",
-            _veletas::cpu::backend()
+            _veletas::cpu::kernel()
         );
     }
 }

@@ -4,7 +4,7 @@
 //! `cargo bench --bench playout` (release profile). Optional arguments:
 //! `--games N` (default 20000), `--threads T` (default 1), `--variant NAME`,
 //! `--policy NAME` (default both), `--claimed-shooters-block` (Boardspace's
-//! rules instead of the default ones), `--kernel NAME` (a back end of the bit
+//! rules instead of the default ones), `--kernel NAME` (a kernel of the bit
 //! kernels, `portable` or `x86-64-v3`; default: the CPU's).
 //! Run without `--bench` (as by `cargo test --benches`), it plays a few games
 //! only, to check that it runs.
@@ -30,8 +30,8 @@ fn main() {
             "--bench" => timing = true,
             "--kernel" => {
                 let name: String = value(&mut args, "--kernel NAME");
-                let chosen = _veletas::cpu::Backend::parse(&name)
-                    .and_then(|backend| _veletas::cpu::set_backend(Some(backend)));
+                let chosen = _veletas::cpu::Kernel::parse(&name)
+                    .and_then(|kernel| _veletas::cpu::set_kernel(Some(kernel)));
                 if let Err(error) = chosen {
                     eprintln!("{error}");
                     std::process::exit(2);
@@ -84,7 +84,7 @@ fn main() {
             );
             println!(
                 "{variant} {policy} ({} kernel): {games} games on {threads} thread(s) in {seconds:.3} s: {rate:.0} games/s, {plies:.1} plies a game",
-                _veletas::cpu::backend()
+                _veletas::cpu::kernel()
             );
         }
     }

@@ -20,7 +20,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use _veletas::game::near_end;
-use _veletas::solver::{Limits, Solvable, Solver, Value};
+use _veletas::solver::{Budget, Solvable, Solver, Value};
 use _veletas::{meridians, veletas};
 
 fn main() {
@@ -89,18 +89,18 @@ fn run<G: Solvable>(
     max_nodes: u64,
     symmetries: bool,
 ) -> String {
-    let limits = Limits {
+    let budget = Budget {
         table_bytes: table_kib << 10,
         max_nodes: Some(max_nodes),
         symmetries,
-        ..Limits::default()
+        ..Budget::default()
     };
     let never = AtomicBool::new(false);
     let (mut wins, mut unknown, mut nodes) = (0, 0, 0);
     let clock = Instant::now();
     for seed in 0..count {
         let state = near_end(start, seed, left);
-        let outcome = Solver::new(limits.table_bytes).solve(&state, &limits, &never, &mut |_| {});
+        let outcome = Solver::new(budget.table_bytes).solve(&state, &budget, &never, &mut |_| {});
         wins += u64::from(outcome.value == Value::Win);
         unknown += u64::from(outcome.value == Value::Unknown);
         nodes += outcome.nodes;

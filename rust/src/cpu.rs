@@ -1,7 +1,7 @@
 //! What the CPU offers, detected at run time: the x86-64-v3 instructions
 //! (BMI2's `pext` and `pdep`, AVX2) that the games' fast bit kernels use.
 //! Every game asks here, so that all pick their kernels by the same rules,
-//! and one choice ([`set_backend`]) switches them all.
+//! and one choice ([`set_kernel`]) switches them all.
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
@@ -44,105 +44,105 @@ pub fn slow_pdep() -> bool {
     amd && family < 0x19
 }
 
-/// A back end of the bit kernels, for every game at once: which code the
-/// playouts and the Meridians positions run. Every back end gives the same
+/// A kernel, for every game at once: which code of the bit work the
+/// playouts and the Meridians positions run. Every kernel gives the same
 /// results; only the speed differs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Backend {
+pub enum Kernel {
     /// Plain 64-bit code, on any CPU.
     Portable,
     /// The x86-64-v3 instructions: BMI2's `pext` and `pdep`, AVX2, LZCNT.
     X86V3,
 }
 
-impl Backend {
-    /// Every back end, supported here or not.
-    pub const ALL: [Backend; 2] = [Backend::Portable, Backend::X86V3];
+impl Kernel {
+    /// Every kernel, supported here or not.
+    pub const ALL: [Kernel; 2] = [Kernel::Portable, Kernel::X86V3];
 
-    /// The name by which `VELETAS_KERNEL` and [`Backend::parse`] know it.
+    /// The name by which `VELETAS_KERNEL` and [`Kernel::parse`] know it.
     pub const fn name(self) -> &'static str {
         match self {
-            Backend::Portable => "portable",
-            Backend::X86V3 => "x86-64-v3",
+            Kernel::Portable => "portable",
+            Kernel::X86V3 => "x86-64-v3",
         }
     }
 
-    /// Whether this CPU has the instructions of the back end (fast or not).
+    /// Whether this CPU has the instructions of the kernel (fast or not).
     pub fn is_supported(self) -> bool {
         match self {
-            Backend::Portable => true,
+            Kernel::Portable => true,
             #[cfg(target_arch = "x86_64")]
-            Backend::X86V3 => has_x86_v3(),
+            Kernel::X86V3 => has_x86_v3(),
             #[cfg(not(target_arch = "x86_64"))]
-            Backend::X86V3 => false,
+            Kernel::X86V3 => false,
         }
     }
 
-    /// The back end named `name`, if this CPU can run it.
+    /// The kernel named `name`, if this CPU can run it.
     ///
     /// # Errors
     ///
-    /// [`BackendError`] for an unknown name or one this CPU cannot run.
-    pub fn parse(name: &str) -> Result<Backend, BackendError> {
-        let backend = Backend::ALL
+    /// [`KernelError`] for an unknown name or one this CPU cannot run.
+    pub fn parse(name: &str) -> Result<Kernel, KernelError> {
+        let kernel = Kernel::ALL
             .into_iter()
-            .find(|backend| backend.name() == name)
-            .ok_or_else(|| BackendError::Unknown(name.to_owned()))?;
-        if backend.is_supported() {
-            Ok(backend)
+            .find(|kernel| kernel.name() == name)
+            .ok_or_else(|| KernelError::Unknown(name.to_owned()))?;
+        if kernel.is_supported() {
+            Ok(kernel)
         } else {
-            Err(BackendError::Unsupported(backend))
+            Err(KernelError::Unsupported(kernel))
         }
     }
 
-    /// The back ends this CPU can run, the portable one first.
-    pub fn supported() -> Vec<Backend> {
-        Backend::ALL
+    /// The kernels this CPU can run, the portable one first.
+    pub fn supported() -> Vec<Kernel> {
+        Kernel::ALL
             .into_iter()
-            .filter(|backend| backend.is_supported())
+            .filter(|kernel| kernel.is_supported())
             .collect()
     }
 
-    /// The back end picked where none is chosen: the x86-64-v3 one where
+    /// The kernel picked where none is chosen: the x86-64-v3 one where
     /// `pext` and `pdep` are fast ([`fast_x86_v3`]), measured the faster
     /// there (docs/architecture.md, "The bit kernels"); else the portable one.
-    pub fn default_here() -> Backend {
+    pub fn default_here() -> Kernel {
         #[cfg(target_arch = "x86_64")]
         if fast_x86_v3() {
-            return Backend::X86V3;
+            return Kernel::X86V3;
         }
-        Backend::Portable
+        Kernel::Portable
     }
 }
 
-impl core::fmt::Display for Backend {
+impl core::fmt::Display for Kernel {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.name())
     }
 }
 
-/// A back end that cannot be chosen.
+/// A kernel that cannot be chosen.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum BackendError {
-    /// No back end has this name.
+pub enum KernelError {
+    /// No kernel has this name.
     Unknown(String),
-    /// The CPU lacks the back end's instructions.
-    Unsupported(Backend),
+    /// The CPU lacks the kernel's instructions.
+    Unsupported(Kernel),
 }
 
-impl core::fmt::Display for BackendError {
+impl core::fmt::Display for KernelError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        let names: Vec<&str> = Backend::supported().iter().map(|b| b.name()).collect();
+        let names: Vec<&str> = Kernel::supported().iter().map(|b| b.name()).collect();
         match self {
-            BackendError::Unknown(name) => write!(
+            KernelError::Unknown(name) => write!(
                 f,
-                "unknown kernel back end {}: expected one of {}",
+                "unknown kernel {}: expected one of {}",
                 crate::quote::Quoted(name),
                 names.join(", ")
             ),
-            BackendError::Unsupported(backend) => write!(
+            KernelError::Unsupported(kernel) => write!(
                 f,
-                "kernel back end '{backend}' is not supported by this CPU \
+                "kernel '{kernel}' is not supported by this CPU \
                  (it lacks AVX2, BMI1, BMI2 or LZCNT): expected one of {}",
                 names.join(", ")
             ),
@@ -150,56 +150,56 @@ impl core::fmt::Display for BackendError {
     }
 }
 
-impl std::error::Error for BackendError {}
+impl std::error::Error for KernelError {}
 
-/// The back end in use, as its index in [`Backend::ALL`] plus one; 0 until
-/// the first [`backend`] or [`set_backend`] settles it.
+/// The kernel in use, as its index in [`Kernel::ALL`] plus one; 0 until
+/// the first [`kernel`] or [`set_kernel`] settles it.
 static CHOSEN: AtomicU8 = AtomicU8::new(0);
 
-const fn code(backend: Backend) -> u8 {
-    match backend {
-        Backend::Portable => 1,
-        Backend::X86V3 => 2,
+const fn code(kernel: Kernel) -> u8 {
+    match kernel {
+        Kernel::Portable => 1,
+        Kernel::X86V3 => 2,
     }
 }
 
-/// The back end the kernels run: the one chosen by [`set_backend`], else
-/// [`Backend::default_here`]. Read at the start of each piece of work (a
+/// The kernel that runs: the one chosen by [`set_kernel`], else
+/// [`Kernel::default_here`]. Read at the start of each piece of work (a
 /// playout, a Meridians move), so that a choice takes effect at once; one
 /// relaxed load once settled.
 #[inline]
-pub fn backend() -> Backend {
+pub fn kernel() -> Kernel {
     match CHOSEN.load(Ordering::Relaxed) {
-        1 => Backend::Portable,
-        2 => Backend::X86V3,
+        1 => Kernel::Portable,
+        2 => Kernel::X86V3,
         _ => settle(),
     }
 }
 
-/// The first [`backend`]: the default, kept unless a choice came first.
+/// The first [`kernel`]: the default, kept unless a choice came first.
 #[cold]
-fn settle() -> Backend {
-    let default = Backend::default_here();
+fn settle() -> Kernel {
+    let default = Kernel::default_here();
     match CHOSEN.compare_exchange(0, code(default), Ordering::Relaxed, Ordering::Relaxed) {
         Ok(_) => default,
-        Err(_) => backend(),
+        Err(_) => kernel(),
     }
 }
 
-/// Chooses the back end of every kernel, for measurement and tests (the
+/// Chooses the kernel of every game, for measurement and tests (the
 /// Python package does it once from `VELETAS_KERNEL`); `None` goes back to
-/// [`Backend::default_here`].
+/// [`Kernel::default_here`].
 ///
 /// # Errors
 ///
-/// [`BackendError::Unsupported`] for a back end this CPU cannot run; the
+/// [`KernelError::Unsupported`] for a kernel this CPU cannot run; the
 /// choice is then left as it was.
-pub fn set_backend(backend: Option<Backend>) -> Result<(), BackendError> {
-    let backend = backend.unwrap_or_else(Backend::default_here);
-    if !backend.is_supported() {
-        return Err(BackendError::Unsupported(backend));
+pub fn set_kernel(kernel: Option<Kernel>) -> Result<(), KernelError> {
+    let kernel = kernel.unwrap_or_else(Kernel::default_here);
+    if !kernel.is_supported() {
+        return Err(KernelError::Unsupported(kernel));
     }
-    CHOSEN.store(code(backend), Ordering::Relaxed);
+    CHOSEN.store(code(kernel), Ordering::Relaxed);
     Ok(())
 }
 
@@ -209,19 +209,19 @@ mod tests {
 
     #[test]
     fn backends_parse_by_name() {
-        assert_eq!(Backend::parse("portable"), Ok(Backend::Portable));
-        let error = Backend::parse("avx512").unwrap_err();
-        assert_eq!(error, BackendError::Unknown("avx512".into()));
+        assert_eq!(Kernel::parse("portable"), Ok(Kernel::Portable));
+        let error = Kernel::parse("avx512").unwrap_err();
+        assert_eq!(error, KernelError::Unknown("avx512".into()));
         assert!(error.to_string().contains("'avx512'"), "{error}");
         assert!(error.to_string().contains("portable"), "{error}");
-        match Backend::parse("x86-64-v3") {
-            Ok(backend) => assert!(backend.is_supported()),
+        match Kernel::parse("x86-64-v3") {
+            Ok(kernel) => assert!(kernel.is_supported()),
             Err(error) => {
-                assert_eq!(error, BackendError::Unsupported(Backend::X86V3));
-                assert!(set_backend(Some(Backend::X86V3)).is_err());
+                assert_eq!(error, KernelError::Unsupported(Kernel::X86V3));
+                assert!(set_kernel(Some(Kernel::X86V3)).is_err());
             }
         }
-        assert!(Backend::supported().contains(&Backend::default_here()));
-        assert_eq!(Backend::supported()[0], Backend::Portable);
+        assert!(Kernel::supported().contains(&Kernel::default_here()));
+        assert_eq!(Kernel::supported()[0], Kernel::Portable);
     }
 }

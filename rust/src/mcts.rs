@@ -58,7 +58,7 @@ pub enum Algorithm {
     /// Plain UCT: the baseline, every iteration a random playout, nothing
     /// proven.
     Uct,
-    /// UCT with an MCTS solver: wins and losses reached in the tree are
+    /// UCT with proof backups (MCTS-Solver): wins and losses reached in the tree are
     /// proven and backed up, a proven child is never played out again, a
     /// proven win is played and a proven loss avoided while another action
     /// is not lost. The default.
@@ -353,7 +353,7 @@ impl<G: Game> Tree<G> {
     /// One iteration below the node `prefix` leads to (the root when it is
     /// empty): select, expand one node, play out, back up the whole path.
     ///
-    /// With `PROVE` (the MCTS solver), a proven node is not played out (its
+    /// With `PROVE` (proof backups), a proven node is not played out (its
     /// result is known), a leaf at the end of the game is proven, proofs are
     /// backed up, and selection passes over children proven lost; it returns
     /// whether the root of the search is now solved (always false without).

@@ -3,7 +3,7 @@
 //! from one move to the next.
 //!
 //! The search ([`crate::mcts`]) works on decisions; what a game adds is how
-//! its decisions make a turn ([`Turns`]). With the MCTS solver, the exact
+//! its decisions make a turn ([`Turns`]). With proof backups (`mcts`), the exact
 //! solver ([`crate::solver`]) gets a share of each move's budget first, and
 //! a win it proves is played: near the end of a game it proves what the
 //! tree would take many playouts to find.
@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use crate::game::{Action, ActionSet, Game};
 use crate::mcts::{Algorithm, Budget, Config, LineStats, Mcts, SearchInfo};
-use crate::solver::{Limits, Solvable, Solver, Value};
+use crate::solver::{self, Solvable, Solver, Value};
 
 /// How a game's decisions make its turns: what the turn-level player needs
 /// beyond [`Game`]. The states are plain values, copied into the trees.
@@ -206,14 +206,14 @@ fn proven_win<G: Turns + Solvable>(
     }
     let started = Instant::now();
     let part = budget.scaled(share);
-    let limits = Limits {
+    let solve_budget = solver::Budget {
         max_nodes: part.iterations,
         time: part.time,
         table_bytes: SOLVE_TABLE_BYTES,
-        ..Limits::default()
+        ..solver::Budget::default()
     };
-    let mut solver = Solver::new(limits.table_bytes);
-    let outcome = solver.solve(state, &limits, stop, &mut |_| {});
+    let mut solver = Solver::new(solve_budget.table_bytes);
+    let outcome = solver.solve(state, &solve_budget, stop, &mut |_| {});
     let left = Budget {
         iterations: budget.scaled(1.0 - share).iterations,
         time: budget.time.map(|t| t.saturating_sub(started.elapsed())),
@@ -373,7 +373,7 @@ impl<G: Turns + Solvable> MctsPlayer<G> {
     }
 
     /// The exact solver's proven win at `state` within its share of
-    /// `budget` (with the MCTS solver), and the budget left.
+    /// `budget` (with proof backups), and the budget left.
     fn ask_solver(
         &self,
         state: &G,

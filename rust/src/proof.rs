@@ -136,7 +136,7 @@ mod tests {
     use std::sync::atomic::AtomicBool;
 
     use super::*;
-    use crate::solver::{Limits, Solver, Value};
+    use crate::solver::{Budget, Solver, Value};
     use crate::veletas::{DecisionState, Lines, Position, SetupRule};
 
     fn state(fen: &str) -> DecisionState {
@@ -151,7 +151,7 @@ mod tests {
         let mut solver = Solver::new(1 << 20);
         let outcome = solver.solve(
             &root,
-            &Limits::default(),
+            &Budget::default(),
             &AtomicBool::new(false),
             &mut |_| {},
         );

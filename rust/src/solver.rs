@@ -10,7 +10,7 @@
 //!
 //! The table stores each position whole (as [`Solvable::key`] writes it), so
 //! a hash collision can only cost a lookup, never make a wrong proof. With
-//! [`Limits::symmetries`], a position and its images under the board's
+//! [`Budget::symmetries`], a position and its images under the board's
 //! symmetries share one entry. A full
 //! bucket replaces the entry that took the least work. A position repeated
 //! on the current path (possible in Meridians, whose removals take stones
@@ -79,7 +79,7 @@ pub enum Value {
 
 /// How much a solve may spend.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Limits {
+pub struct Budget {
     /// The most nodes (expansions) to search; `None` for no limit.
     pub max_nodes: Option<u64>,
     /// The most wall-clock time; `None` for no limit.
@@ -91,9 +91,9 @@ pub struct Limits {
     pub symmetries: bool,
 }
 
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits {
+impl Default for Budget {
+    fn default() -> Budget {
+        Budget {
             max_nodes: None,
             time: None,
             table_bytes: 256 << 20,
@@ -104,7 +104,7 @@ impl Default for Limits {
 
 /// What a solve found.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Outcome {
+pub struct SolveResult {
     /// The value for the seat to act.
     pub value: Value,
     /// The first action of a winning strategy of the seat to act, on a win.
@@ -347,7 +347,7 @@ impl<G: Solvable> Solver<G> {
             started: now,
             last_report: now,
             aborted: false,
-            symmetric: Limits::default().symmetries,
+            symmetric: Budget::default().symmetries,
             path: Vec::new(),
         }
     }
@@ -357,16 +357,16 @@ impl<G: Solvable> Solver<G> {
         self.table.len
     }
 
-    /// Solves `state` within `limits` (its table size aside) or until `stop`
+    /// Solves `state` within `budget` (its table size aside) or until `stop`
     /// is raised; `progress` hears about a long solve every second or so.
     pub fn solve(
         &mut self,
         state: &G,
-        limits: &Limits,
+        budget: &Budget,
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&Progress),
-    ) -> Outcome {
-        self.reset(state.seat_to_act(), limits);
+    ) -> SolveResult {
+        self.reset(state.seat_to_act(), budget);
         let filed = self.filed(state);
         let (mut pn, mut dn) = self.evaluate(state, &filed);
         while pn != 0 && dn != 0 && !self.aborted {
@@ -380,7 +380,7 @@ impl<G: Solvable> Solver<G> {
         let action = (value == Value::Win)
             .then(|| self.winning_action(state, true))
             .flatten();
-        Outcome {
+        SolveResult {
             value,
             action,
             nodes: self.nodes,
@@ -388,19 +388,19 @@ impl<G: Solvable> Solver<G> {
         }
     }
 
-    fn reset(&mut self, prover: usize, limits: &Limits) {
-        if prover != self.prover || limits.symmetries != self.symmetric {
+    fn reset(&mut self, prover: usize, budget: &Budget) {
+        if prover != self.prover || budget.symmetries != self.symmetric {
             // The table's numbers are for the old prover, or its keys of the
             // other kind.
             self.table = Table::new(self.table.capacity_bytes());
         }
         self.prover = prover;
-        self.symmetric = limits.symmetries;
+        self.symmetric = budget.symmetries;
         self.nodes = 0;
-        self.limit = limits.max_nodes.unwrap_or(u64::MAX);
+        self.limit = budget.max_nodes.unwrap_or(u64::MAX);
         self.started = Instant::now();
         self.last_report = self.started;
-        self.deadline = limits.time.map(|t| self.started + t);
+        self.deadline = budget.time.map(|t| self.started + t);
         self.aborted = false;
         self.path.clear();
     }
@@ -694,8 +694,8 @@ fn select<G: Solvable>(children: &[Child<G>], or: bool) -> (usize, u32) {
 
 /// Solves `state` with a fresh table: the entry point for a search that
 /// wants a proven value once a position is small enough.
-pub fn solve<G: Solvable>(state: &G, limits: &Limits, stop: &AtomicBool) -> Outcome {
-    Solver::new(limits.table_bytes).solve(state, limits, stop, &mut |_| {})
+pub fn solve<G: Solvable>(state: &G, budget: &Budget, stop: &AtomicBool) -> SolveResult {
+    Solver::new(budget.table_bytes).solve(state, budget, stop, &mut |_| {})
 }
 
 #[cfg(test)]
@@ -753,12 +753,12 @@ mod tests {
     }
 
     fn agrees<G: Solvable>(state: &G, table_bytes: usize) {
-        let limits = Limits {
+        let budget = Budget {
             table_bytes,
-            ..Limits::default()
+            ..Budget::default()
         };
         let mut solver = Solver::new(table_bytes);
-        let outcome = solver.solve(state, &limits, &AtomicBool::new(false), &mut |_| {});
+        let outcome = solver.solve(state, &budget, &AtomicBool::new(false), &mut |_| {});
         let expected = if minimax(state) {
             Value::Win
         } else {
@@ -872,14 +872,14 @@ mod tests {
         )
         .unwrap();
         let state = DecisionState::new(Position::new(rules));
-        let limits = Limits {
+        let budget = Budget {
             max_nodes: Some(100),
-            ..Limits::default()
+            ..Budget::default()
         };
-        let outcome = solve(&state, &limits, &AtomicBool::new(false));
+        let outcome = solve(&state, &budget, &AtomicBool::new(false));
         assert_eq!(outcome.value, Value::Unknown);
         assert!(outcome.nodes <= 101);
-        let stopped = solve(&state, &Limits::default(), &AtomicBool::new(true));
+        let stopped = solve(&state, &Budget::default(), &AtomicBool::new(true));
         assert_eq!(stopped.value, Value::Unknown);
     }
 }

@@ -16,7 +16,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::game::{Action, ActionSet};
-use crate::solver::{Limits, Progress, Proof, Solvable, Solver, Value};
+use crate::solver::{Budget, Progress, Proof, Solvable, Solver, Value};
 
 /// What a solve on threads found, for the seat to act at the root.
 pub struct Solved {
@@ -37,13 +37,13 @@ pub struct Solved {
 /// The longest wait of the thread that watches the stop flag and reports.
 const POLL: Duration = Duration::from_millis(5);
 
-/// Solves `state` on `threads` threads within `limits` (the table's memory
+/// Solves `state` on `threads` threads within `budget` (the table's memory
 /// shared among them) or until `stop` is raised; `progress` hears about a
 /// long solve every second or so, with the nodes of all threads.
 #[allow(clippy::too_many_lines)]
 pub fn solve<G: Solvable + Send + Sync>(
     state: &G,
-    limits: &Limits,
+    budget: &Budget,
     threads: usize,
     stop: &AtomicBool,
     max_proof: usize,
@@ -56,7 +56,7 @@ where
     let started = Instant::now();
     let legal = state.legal_actions();
     if threads <= 1 || state.winner().is_some() || legal.len() < 2 {
-        return solve_alone(state, limits, stop, max_proof, &done, progress);
+        return solve_alone(state, budget, stop, max_proof, &done, progress);
     }
     let prover = state.seat_to_act();
     let mut actions: Vec<Action> = (0..legal.len()).filter_map(|k| legal.nth(k)).collect();
@@ -71,16 +71,16 @@ where
         .collect();
     // One thread on the whole, the others on the children.
     let threads = threads.min(children.len() + 1);
-    let deadline = limits.time.map(|t| started + t);
+    let deadline = budget.time.map(|t| started + t);
     // A solve may take its share of the nodes left, so that all of them
     // together stay near the budget.
-    let child_limits = |used: u64| Limits {
-        max_nodes: limits
+    let child_budget = |used: u64| Budget {
+        max_nodes: budget
             .max_nodes
             .map(|n| (n.saturating_sub(used) / threads as u64).max(1)),
         time: deadline.map(|d| d.saturating_duration_since(Instant::now())),
-        table_bytes: limits.table_bytes / threads,
-        symmetries: limits.symmetries,
+        table_bytes: budget.table_bytes / threads,
+        symmetries: budget.symmetries,
     };
 
     let next = AtomicUsize::new(0);
@@ -95,8 +95,8 @@ where
     thread::scope(|scope| {
         scope.spawn(|| {
             let slot = &live[0];
-            let mut solver = Solver::new(child_limits(0).table_bytes);
-            let outcome = solver.solve(state, &child_limits(0), &halt, &mut |p| {
+            let mut solver = Solver::new(child_budget(0).table_bytes);
+            let outcome = solver.solve(state, &child_budget(0), &halt, &mut |p| {
                 slot.store(p.nodes, Ordering::Relaxed);
             });
             slot.store(0, Ordering::Relaxed);
@@ -110,7 +110,7 @@ where
         for slot in &live[1..] {
             let (next, halt, finished, used, values, won) =
                 (&next, &halt, &finished, &used, &values, &won);
-            let (children, child_limits) = (&children, &child_limits);
+            let (children, child_budget) = (&children, &child_budget);
             scope.spawn(move || {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
@@ -118,7 +118,7 @@ where
                         break;
                     }
                     let child = &children[i].1;
-                    let mut solver = Solver::new(child_limits(0).table_bytes);
+                    let mut solver = Solver::new(child_budget(0).table_bytes);
                     let value = if let Some(seat) = child.winner() {
                         if seat == prover {
                             Value::Win
@@ -126,8 +126,8 @@ where
                             Value::Loss
                         }
                     } else {
-                        let limits = child_limits(used.load(Ordering::Relaxed));
-                        let outcome = solver.solve(child, &limits, halt, &mut |p| {
+                        let budget = child_budget(used.load(Ordering::Relaxed));
+                        let outcome = solver.solve(child, &budget, halt, &mut |p| {
                             slot.store(p.nodes, Ordering::Relaxed);
                         });
                         slot.store(0, Ordering::Relaxed);
@@ -151,7 +151,7 @@ where
                     if values.iter().all(|&v| v == Value::Loss) {
                         halt.store(true, Ordering::Relaxed);
                     }
-                    if limits
+                    if budget
                         .max_nodes
                         .is_some_and(|n| used.load(Ordering::Relaxed) >= n)
                     {
@@ -254,14 +254,14 @@ where
 /// The plain solve on this thread.
 fn solve_alone<G: Solvable>(
     state: &G,
-    limits: &Limits,
+    budget: &Budget,
     stop: &AtomicBool,
     max_proof: usize,
     done: &impl Fn(&G) -> bool,
     progress: &mut dyn FnMut(&Progress),
 ) -> Solved {
-    let mut solver = Solver::new(limits.table_bytes);
-    let outcome = solver.solve(state, limits, stop, progress);
+    let mut solver = Solver::new(budget.table_bytes);
+    let outcome = solver.solve(state, budget, stop, progress);
     let (line, proof) = if outcome.value == Value::Win {
         (
             solver.winning_line(state, done),
@@ -290,7 +290,7 @@ mod tests {
         Solver::new(1 << 20)
             .solve(
                 state,
-                &Limits::default(),
+                &Budget::default(),
                 &AtomicBool::new(false),
                 &mut |_| {},
             )
@@ -319,14 +319,14 @@ mod tests {
             if state.winner().is_some() {
                 continue;
             }
-            let limits = Limits {
+            let budget = Budget {
                 table_bytes: 4 << 20,
-                ..Limits::default()
+                ..Budget::default()
             };
             let starts_turn = |s: &DecisionState| crate::player::Turns::starts_turn(s);
             let split = solve(
                 &state,
-                &limits,
+                &budget,
                 2,
                 &AtomicBool::new(false),
                 1 << 20,

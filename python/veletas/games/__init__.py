@@ -45,6 +45,7 @@ __all__ = [
     "Job",
     "MatchRoom",
     "OptionsRoom",
+    "OwnCounts",
     "PlayoutsRoom",
     "RecordsRoom",
     "ReportRoom",
@@ -250,6 +251,22 @@ class RecordsRoom(Protocol):
     """The game's ``Rules``."""
 
 
+class OwnCounts(Protocol):
+    """A report's counts of a game's own columns (its room's ``GameCounts``)."""
+
+    def add(self, games: Games) -> None:
+        """Count the games of one range."""
+        ...
+
+    def numbers(
+        self, winner: np.ndarray, first_won: np.ndarray, advantage: tuple[float, float, float]
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The game's own numbers and metrics, given every game's winner,
+        whether the first player won, and the first player's advantage (an
+        estimate with its interval)."""
+        ...
+
+
 class ReportRoom(Protocol):
     """``veletas.games.<name>.report``: the game's part of ``veletas report``."""
 
@@ -259,8 +276,10 @@ class ReportRoom(Protocol):
     """The names of the game's figures."""
     CSS: str
     """Style rules for its figures."""
-    Tally: Callable[..., Any]
-    """A running tally of the game's columns over a file's games."""
+    GameCounts: Callable[[Games, int], OwnCounts]
+    """``GameCounts(head, sample_every)``: the counts of the game's own
+    columns over a file's games, gathered one range at a time (replaying
+    every ``sample_every``-th game where the game needs to)."""
     figures: Callable[..., dict[str, Any]]
     """``figures(data, mpl)``: the game's figures by name."""
     sections: Callable[..., list[str]]

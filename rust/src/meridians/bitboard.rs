@@ -27,7 +27,7 @@
 use core::fmt;
 use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub};
 
-use super::kernel::{self, Kernel, Portable};
+use super::kernel::{self, Bits, Portable};
 use super::point::{GRID, Point};
 
 /// One of the six directions of the lattice, named by the grid coordinates.
@@ -296,11 +296,11 @@ impl Bitboard {
         self.nth_by(k, kernel::select)
     }
 
-    /// [`Bitboard::nth`] with the selection of the back end `back_end`: no
-    /// look at which back end runs, for a caller compiled for it.
+    /// [`Bitboard::nth`] with the selection of the kernel `kernel`: no
+    /// look at which kernel runs, for a caller compiled for it.
     #[inline(always)]
-    pub(crate) fn nth_on<K: Kernel>(self, back_end: K, k: u32) -> Option<Point> {
-        self.nth_by(k, |word, i| back_end.select(word, i))
+    pub(crate) fn nth_on<K: Bits>(self, kernel: K, k: u32) -> Option<Point> {
+        self.nth_by(k, |word, i| kernel.select(word, i))
     }
 
     #[inline(always)]

@@ -9,7 +9,7 @@ use core::fmt;
 
 use super::bitboard::{Bitboard, STRIDE};
 use super::color::Color;
-use super::kernel::Kernel;
+use super::kernel::Bits;
 use super::moves::Move;
 use super::point::{GRID, Point};
 use super::position::{Phase, Position};
@@ -154,13 +154,13 @@ impl Actions {
         Some(ACTION_OF_INDEX[self.size.index()][point.index()] as Action)
     }
 
-    /// [`Actions::nth`] with the selection of the back end `back_end`.
+    /// [`Actions::nth`] with the selection of the kernel `kernel`.
     #[inline(always)]
-    pub(crate) fn nth_on<K: Kernel>(&self, back_end: K, k: u32) -> Option<Action> {
+    pub(crate) fn nth_on<K: Bits>(&self, kernel: K, k: u32) -> Option<Action> {
         if self.pie {
             return self.nth(k);
         }
-        let point = self.points.nth_on(back_end, k)?;
+        let point = self.points.nth_on(kernel, k)?;
         Some(ACTION_OF_INDEX[self.size.index()][point.index()] as Action)
     }
 
@@ -358,10 +358,10 @@ impl DecisionState {
         }
     }
 
-    /// [`DecisionState::apply_unchecked`] on the back end `k`, for a caller
+    /// [`DecisionState::apply_unchecked`] on the kernel `k`, for a caller
     /// compiled for it.
     #[inline(always)]
-    pub(crate) fn apply_unchecked_on<K: Kernel>(&mut self, k: K, action: Action) -> Bitboard {
+    pub(crate) fn apply_unchecked_on<K: Bits>(&mut self, k: K, action: Action) -> Bitboard {
         let m = self.take_move(action);
         self.position.play_unchecked_on(k, m)
     }
@@ -566,14 +566,14 @@ mod tests {
         }
     }
 
-    /// The same games for the same seed on every back end the CPU can run,
-    /// chosen as the package chooses one (`cpu::set_backend`).
+    /// The same games for the same seed on every kernel the CPU can run,
+    /// chosen as the package chooses one (`cpu::set_kernel`).
     #[test]
     fn every_backend_plays_the_same_stream() {
-        use crate::cpu::{Backend, set_backend};
+        use crate::cpu::{Kernel, set_kernel};
         let mut streams = Vec::new();
-        for backend in Backend::supported() {
-            set_backend(Some(backend)).unwrap();
+        for kernel in Kernel::supported() {
+            set_kernel(Some(kernel)).unwrap();
             let mut games = Vec::new();
             for size in Size::ALL {
                 let start = DecisionState::new(Position::new(size).with_pie(true));
@@ -588,16 +588,13 @@ mod tests {
                         .unwrap(),
                 );
             }
-            streams.push((backend, games));
+            streams.push((kernel, games));
         }
-        set_backend(None).unwrap();
+        set_kernel(None).unwrap();
         let (first, expected) = &streams[0];
-        for (backend, games) in &streams[1..] {
-            assert!(
-                games == expected,
-                "{backend} plays other games than {first}"
-            );
+        for (kernel, games) in &streams[1..] {
+            assert!(games == expected, "{kernel} plays other games than {first}");
         }
-        assert!(streams.len() == Backend::supported().len());
+        assert!(streams.len() == Kernel::supported().len());
     }
 }

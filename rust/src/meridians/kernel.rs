@@ -1,8 +1,8 @@
-//! The bit work of Meridians, written once over [`Kernel`]: occluded fills,
-//! the legal placements, groups and their paths. Two back ends give the same
+//! The bit work of Meridians, written once over [`Bits`]: occluded fills,
+//! the legal placements, groups and their paths. Two kernels give the same
 //! sets: [`Portable`] on the four `u64` words of a [`Bitboard`], and on
-//! x86-64 [`Avx2`], on one 256-bit AVX2 register, picked at run time by
-//! [`Avx2::detect`].
+//! x86-64 [`X86V3`], on one 256-bit AVX2 register, picked at run time by
+//! [`X86V3::detect`].
 //!
 //! A playout spends nearly all its time here: six fills for the legal
 //! placements of every turn, and a flood and six more fills for each group
@@ -14,17 +14,17 @@
 use super::bitboard::{self, Bitboard, Direction};
 use super::point::Point;
 
-/// The set operations the algorithms of this module need, on a back end's
+/// The set operations the algorithms of this module need, on a kernel's
 /// own form of a set of points.
 ///
-/// Every back end gives the same results, bit for bit, for sets without
+/// Every kernel gives the same results, bit for bit, for sets without
 /// padding bits (which is all sets the module works on); only the speed
 /// differs.
-pub trait Kernel: Copy {
-    /// A set of points, as the back end holds it.
+pub trait Bits: Copy {
+    /// A set of points, as the kernel holds it.
     type Set: Copy;
 
-    /// `set` in the back end's form.
+    /// `set` in the kernel's form.
     fn load(self, set: Bitboard) -> Self::Set;
 
     /// The set as a bitboard.
@@ -59,7 +59,7 @@ pub trait Kernel: Copy {
     ///
     /// One step never lands on a grid point that is not the neighbour in
     /// `dir` (it may land in padding or leave the grid). Longer steps may
-    /// differ between back ends where they leave a rank, and may land on
+    /// differ between kernels where they leave a rank, and may land on
     /// another rank: only [`fill`] takes them, and it keeps only points whose
     /// whole run of steps lies in `prop`.
     fn step(self, set: Self::Set, dir: Direction, times: u32) -> Self::Set;
@@ -74,7 +74,7 @@ pub trait Kernel: Copy {
 /// seeds and every run of `prop` that starts next to one, on its `dir` side.
 /// Runs are at most 13 steps, so shifts by 1, 2, 4 and 8 steps cover them.
 #[inline(always)]
-pub fn fill<K: Kernel>(k: K, seeds: K::Set, prop: K::Set, dir: Direction) -> K::Set {
+pub fn fill<K: Bits>(k: K, seeds: K::Set, prop: K::Set, dir: Direction) -> K::Set {
     // Written out, as everything that takes a direction here: the steps
     // must be constants where they are compiled, not a loop over them.
     let seeds = k.or(seeds, k.and(prop, k.step(seeds, dir, 1)));
@@ -102,7 +102,7 @@ pub struct Fills<S> {
 impl<S: Copy> Fills<S> {
     /// The fills of `seeds` (grid points only) through `through`.
     #[inline(always)]
-    pub fn new<K: Kernel<Set = S>>(k: K, seeds: S, through: S) -> Fills<S> {
+    pub fn new<K: Bits<Set = S>>(k: K, seeds: S, through: S) -> Fills<S> {
         let seeds = k.and_not(k.and(seeds, k.load(Bitboard::GRID)), through);
         // (No closures or loops over directions here: a closure would not be
         // compiled for the features of the function that inlines this one,
@@ -121,7 +121,7 @@ impl<S: Copy> Fills<S> {
     /// The points of `through` reached: those from which a seed is the
     /// first point, in some direction, not in `through` ([`rays`]).
     #[inline(always)]
-    pub fn rays<K: Kernel<Set = S>>(&self, k: K) -> S {
+    pub fn rays<K: Bits<Set = S>>(&self, k: K) -> S {
         let east_west = k.or(self.east, self.west);
         let north_south = k.or(self.north, self.south);
         let diagonal = k.or(self.north_east, self.south_west);
@@ -132,7 +132,7 @@ impl<S: Copy> Fills<S> {
     /// first points from it on both sides are seeds, as bits in the order
     /// of [`LINES`]: the point was all that stood between them.
     #[inline(always)]
-    pub fn cuts<K: Kernel<Set = S>>(&self, k: K, point: S) -> u8 {
+    pub fn cuts<K: Bits<Set = S>>(&self, k: K, point: S) -> u8 {
         let [east, north, north_east] = LINES;
         u8::from(between(k, self.east, east, self.west, point))
             | u8::from(between(k, self.north, north, self.south, point)) << 1
@@ -149,7 +149,7 @@ impl<S: Copy> Fills<S> {
 /// Whether `point` is one step past both `fill` in `dir` and `opposite` in
 /// the opposite direction.
 #[inline(always)]
-fn between<K: Kernel>(k: K, fill: K::Set, dir: Direction, opposite: K::Set, point: K::Set) -> bool {
+fn between<K: Bits>(k: K, fill: K::Set, dir: Direction, opposite: K::Set, point: K::Set) -> bool {
     let ends = k.and(k.step(fill, dir, 1), k.step(opposite, dir.opposite(), 1));
     k.any(k.and(ends, point))
 }
@@ -162,14 +162,14 @@ pub const LINES: [Direction; 3] = [Direction::East, Direction::North, Direction:
 /// `through`) is the first point, in some direction, not in `through`: the
 /// six fills, without the seeds ([`Bitboard::rays`]).
 #[inline(always)]
-pub fn rays<K: Kernel>(k: K, seeds: K::Set, through: K::Set) -> K::Set {
+pub fn rays<K: Bits>(k: K, seeds: K::Set, through: K::Set) -> K::Set {
     Fills::new(k, seeds, through).rays(k)
 }
 
 /// The set with the six neighbours of each point added, unmasked (see
-/// [`Kernel::step`]).
+/// [`Bits::step`]).
 #[inline(always)]
-pub fn neighbours<K: Kernel>(k: K, set: K::Set) -> K::Set {
+pub fn neighbours<K: Bits>(k: K, set: K::Set) -> K::Set {
     // North and north-east together, as the north step of the set with its
     // east neighbours; likewise south and south-west.
     let with_east = k.or(set, k.step(set, Direction::East, 1));
@@ -182,7 +182,7 @@ pub fn neighbours<K: Kernel>(k: K, set: K::Set) -> K::Set {
 /// The points of `within` connected to `seeds` through neighbours in
 /// `within`.
 #[inline(always)]
-pub fn flood<K: Kernel>(k: K, seeds: K::Set, within: K::Set) -> K::Set {
+pub fn flood<K: Bits>(k: K, seeds: K::Set, within: K::Set) -> K::Set {
     let mut set = k.and(seeds, within);
     loop {
         let next = k.and(neighbours(k, set), within);
@@ -202,7 +202,7 @@ pub fn flood<K: Kernel>(k: K, seeds: K::Set, within: K::Set) -> K::Set {
 /// four directions, all at once: each fill depends only on the inputs, so
 /// the processor overlaps them.
 #[inline(always)]
-pub fn sees<K: Kernel>(k: K, group: K::Set, others: K::Set, empty: K::Set) -> bool {
+pub fn sees<K: Bits>(k: K, group: K::Set, others: K::Set, empty: K::Set) -> bool {
     let east = k.and(beyond(k, group, Direction::East, empty), others);
     let west = k.and(beyond(k, others, Direction::East, empty), group);
     if k.any(k.or(east, west)) {
@@ -222,7 +222,7 @@ pub fn sees<K: Kernel>(k: K, group: K::Set, others: K::Set, empty: K::Set) -> bo
 /// The points one step in `dir` past the empty runs from `from` in `dir`
 /// (`empty` disjoint from `from`): where they end, unmasked.
 #[inline(always)]
-fn beyond<K: Kernel>(k: K, from: K::Set, dir: Direction, empty: K::Set) -> K::Set {
+fn beyond<K: Bits>(k: K, from: K::Set, dir: Direction, empty: K::Set) -> K::Set {
     let run = if dir == Direction::East {
         k.east_fill_disjoint(from, empty)
     } else {
@@ -234,7 +234,7 @@ fn beyond<K: Kernel>(k: K, from: K::Set, dir: Direction, empty: K::Set) -> K::Se
 /// The first points of `occupied` from the points of `from` in `dir`,
 /// across empty points (`empty` disjoint from `from` and `occupied`).
 #[inline(always)]
-pub fn nearest<K: Kernel>(
+pub fn nearest<K: Bits>(
     k: K,
     from: K::Set,
     dir: Direction,
@@ -244,11 +244,11 @@ pub fn nearest<K: Kernel>(
     k.and(beyond(k, from, dir, empty), occupied)
 }
 
-/// The back end for any CPU: the word operations of [`Bitboard`].
+/// The kernel for any CPU: the word operations of [`Bitboard`].
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Portable;
 
-impl Kernel for Portable {
+impl Bits for Portable {
     #[inline(always)]
     fn select(self, word: u64, k: u32) -> u32 {
         crate::bits::select(word, k)
@@ -318,7 +318,7 @@ impl Kernel for Portable {
 }
 
 /// The position of the `k`-th set bit of `word`, which has more than `k`:
-/// by `pdep` on the x86-64-v3 back end, else broadword
+/// by `pdep` on the x86-64-v3 kernel, else broadword
 /// ([`crate::bits::select`]).
 ///
 /// A playout picks every random action with it, on the path from one move
@@ -326,15 +326,15 @@ impl Kernel for Portable {
 #[inline(always)]
 pub(crate) fn select(word: u64, k: u32) -> u32 {
     #[cfg(target_arch = "x86_64")]
-    if crate::cpu::backend() == crate::cpu::Backend::X86V3 {
-        // SAFETY: the x86-64-v3 back end is chosen only on a CPU with BMI2.
+    if crate::cpu::kernel() == crate::cpu::Kernel::X86V3 {
+        // SAFETY: the x86-64-v3 kernel is chosen only on a CPU with BMI2.
         return unsafe { x86::select_pdep(word, k) };
     }
     crate::bits::select(word, k)
 }
 
 #[cfg(target_arch = "x86_64")]
-pub use x86::Avx2;
+pub use x86::X86V3;
 
 // Before Rust 1.87 every intrinsic is an `unsafe fn`; from 1.87 on, most
 // are safe to call in code compiled for their features, and the `unsafe`
@@ -350,7 +350,7 @@ mod x86 {
         _mm256_xor_si256, _pdep_u64,
     };
 
-    use super::{Bitboard, Direction, Kernel, Point};
+    use super::{Bitboard, Bits, Direction, Point};
 
     /// [`super::select`] by `pdep`: the `k`-th set bit of `word` is where
     /// `pdep` deposits bit `k`.
@@ -365,36 +365,36 @@ mod x86 {
         unsafe { _pdep_u64(1 << k, word).trailing_zeros() }
     }
 
-    /// The AVX2 back end: a set is one 256-bit register, rank `r` in its
+    /// The AVX2 kernel: a set is one 256-bit register, rank `r` in its
     /// 16-bit lane `r`.
     ///
-    /// A value exists only on a CPU with AVX2 ([`Avx2::detect`]), which is
+    /// A value exists only on a CPU with AVX2 ([`X86V3::detect`]), which is
     /// what makes its methods safe. Code that inlines them must itself be
     /// compiled for AVX2 (`#[target_feature(enable = "avx2")]`) to get the
     /// instructions inline rather than a call per operation.
     #[derive(Clone, Copy, Debug)]
-    pub struct Avx2(());
+    pub struct X86V3(());
 
-    impl Avx2 {
+    impl X86V3 {
         /// `Some` on a CPU with AVX2 (the check reads a flag that the
         /// standard library caches).
         #[inline]
-        pub fn detect() -> Option<Avx2> {
-            std::arch::is_x86_feature_detected!("avx2").then_some(Avx2(()))
+        pub fn detect() -> Option<X86V3> {
+            std::arch::is_x86_feature_detected!("avx2").then_some(X86V3(()))
         }
 
-        /// `Some` where the chosen back end ([`crate::cpu::backend`]) is
+        /// `Some` where the chosen kernel ([`crate::cpu::kernel`]) is
         /// the x86-64-v3 one, which is chosen only where the CPU has AVX2.
         #[inline]
-        pub fn chosen() -> Option<Avx2> {
-            (crate::cpu::backend() == crate::cpu::Backend::X86V3).then_some(Avx2(()))
+        pub fn chosen() -> Option<X86V3> {
+            (crate::cpu::kernel() == crate::cpu::Kernel::X86V3).then_some(X86V3(()))
         }
     }
 
-    impl Kernel for Avx2 {
+    impl Bits for X86V3 {
         #[inline(always)]
         fn select(self, word: u64, k: u32) -> u32 {
-            // SAFETY: the token exists only on the x86-64-v3 back end, whose
+            // SAFETY: the token exists only on the x86-64-v3 kernel, whose
             // CPUs have BMI2.
             unsafe { select_pdep(word, k) }
         }
@@ -673,7 +673,7 @@ mod x86 {
         }
     }
 
-    /// [`Kernel::east_fill_disjoint`] with 16-bit additions: a carry never
+    /// [`Bits::east_fill_disjoint`] with 16-bit additions: a carry never
     /// leaves its lane.
     ///
     /// # Safety
@@ -710,7 +710,7 @@ mod tests {
 
     /// Every operation of `k` against the portable one, on random sets of
     /// every density.
-    fn check<K: Kernel>(k: K) {
+    fn check<K: Bits>(k: K) {
         let p = Portable;
         let mut rng = Rng::for_game(23, 0);
         for round in 0..400 {
@@ -766,7 +766,7 @@ mod tests {
         }
     }
 
-    /// The portable back end against walks point by point.
+    /// The portable kernel against walks point by point.
     #[test]
     fn portable_follows_the_definitions() {
         let p = Portable;
@@ -811,7 +811,7 @@ mod tests {
     #[test]
     fn pdep_selects_like_the_portable_selection() {
         // Not on a CPU without BMI2: nothing to test there.
-        if !crate::cpu::Backend::X86V3.is_supported() {
+        if !crate::cpu::Kernel::X86V3.is_supported() {
             return;
         }
         let mut rng = Rng::for_game(31, 0);
@@ -833,7 +833,7 @@ mod tests {
     #[test]
     fn avx2_follows_the_portable_back_end() {
         // Not on a CPU without AVX2: nothing to test there.
-        if let Some(avx2) = Avx2::detect() {
+        if let Some(avx2) = X86V3::detect() {
             check(avx2);
         }
     }

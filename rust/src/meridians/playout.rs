@@ -1,12 +1,11 @@
 //! Random games of Meridians, each turn a uniformly random legal move: the
 //! playout loop of the batch runs (`veletas.meridians.playouts`), compiled
-//! once for each back end of the bit kernels, so that a ply looks at which
-//! back end runs no more.
+//! once for each kernel, so that a ply looks no more at which kernel runs.
 
 use super::decision::DecisionState;
 #[cfg(target_arch = "x86_64")]
-use super::kernel::Avx2;
-use super::kernel::{Kernel, Portable};
+use super::kernel::X86V3;
+use super::kernel::{Bits, Portable};
 use crate::game::Action;
 use crate::rng::Rng;
 
@@ -21,14 +20,14 @@ pub fn play_random_game(
     before_apply: impl FnMut(&DecisionState, Action),
 ) -> u32 {
     #[cfg(target_arch = "x86_64")]
-    if let Some(avx2) = Avx2::chosen() {
-        // SAFETY: an `Avx2` exists only on a CPU with its features.
+    if let Some(avx2) = X86V3::chosen() {
+        // SAFETY: an `X86V3` exists only on a CPU with its features.
         return unsafe { play_avx2(avx2, state, rng, before_apply) };
     }
     play_on(Portable, state, rng, before_apply)
 }
 
-/// [`play_on`] compiled for the features of the x86-64-v3 back end.
+/// [`play_on`] compiled for the features of the x86-64-v3 kernel.
 ///
 /// # Safety
 ///
@@ -36,7 +35,7 @@ pub fn play_random_game(
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn play_avx2(
-    avx2: Avx2,
+    avx2: X86V3,
     state: &mut DecisionState,
     rng: &mut Rng,
     before_apply: impl FnMut(&DecisionState, Action),
@@ -44,9 +43,9 @@ unsafe fn play_avx2(
     play_on(avx2, state, rng, before_apply)
 }
 
-/// [`play_random_game`] on the back end `k`.
+/// [`play_random_game`] on the kernel `k`.
 #[inline(always)]
-fn play_on<K: Kernel>(
+fn play_on<K: Bits>(
     k: K,
     state: &mut DecisionState,
     rng: &mut Rng,

@@ -8,8 +8,8 @@ use core::str::FromStr;
 use super::bitboard::{Bitboard, Direction};
 use super::color::Color;
 #[cfg(target_arch = "x86_64")]
-use super::kernel::Avx2;
-use super::kernel::{self, Fills, Kernel, LINES, Portable};
+use super::kernel::X86V3;
+use super::kernel::{self, Bits, Fills, LINES, Portable};
 use super::moves::Move;
 use super::point::Point;
 use super::size::Size;
@@ -497,10 +497,10 @@ impl Position {
         }
     }
 
-    /// [`Position::play_unchecked`] on the back end `k`, for a caller
+    /// [`Position::play_unchecked`] on the kernel `k`, for a caller
     /// compiled for it (the playouts of [`super::playout`]).
     #[inline(always)]
-    pub(crate) fn play_unchecked_on<K: Kernel>(&mut self, k: K, m: Move) -> Bitboard {
+    pub(crate) fn play_unchecked_on<K: Bits>(&mut self, k: K, m: Move) -> Bitboard {
         match m {
             Move::Place(point) => self.place_with(k, point),
             Move::Swap | Move::Keep => {
@@ -516,8 +516,8 @@ impl Position {
     /// Works out the legal placements (and the cuts) anew.
     fn refresh(&mut self) {
         #[cfg(target_arch = "x86_64")]
-        if let Some(avx2) = Avx2::chosen() {
-            // SAFETY: an `Avx2` exists only on a CPU with AVX2.
+        if let Some(avx2) = X86V3::chosen() {
+            // SAFETY: an `X86V3` exists only on a CPU with AVX2.
             return unsafe { self.refresh_avx2(avx2) };
         }
         let [own, other] = self.colours();
@@ -539,16 +539,16 @@ impl Position {
     /// The CPU must have AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn refresh_avx2(&mut self, avx2: Avx2) {
+    unsafe fn refresh_avx2(&mut self, avx2: X86V3) {
         let [own, other] = self.colours();
         self.refresh_with(avx2, avx2.load(own), avx2.load(other));
     }
 
-    /// [`Position::refresh`] on the back end `k`, with the stones of the
+    /// [`Position::refresh`] on the kernel `k`, with the stones of the
     /// colour to act and the other's in its form: the legal placements of
     /// the colour to act, none in the pie decision and once the game is over.
     #[inline(always)]
-    fn refresh_with<K: Kernel>(&mut self, k: K, own: K::Set, other: K::Set) {
+    fn refresh_with<K: Bits>(&mut self, k: K, own: K::Set, other: K::Set) {
         let empty = k.and_not(k.load(self.size.board()), k.or(own, other));
         self.cuts = 0;
         self.legal = match self.phase {
@@ -579,8 +579,8 @@ impl Position {
     #[inline]
     fn place(&mut self, point: Point) -> Bitboard {
         #[cfg(target_arch = "x86_64")]
-        if let Some(avx2) = Avx2::chosen() {
-            // SAFETY: an `Avx2` exists only on a CPU with AVX2.
+        if let Some(avx2) = X86V3::chosen() {
+            // SAFETY: an `X86V3` exists only on a CPU with AVX2.
             return unsafe { self.place_avx2(avx2, point) };
         }
         self.place_with(Portable, point)
@@ -593,15 +593,15 @@ impl Position {
     /// The CPU must have AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn place_avx2(&mut self, avx2: Avx2, point: Point) -> Bitboard {
+    unsafe fn place_avx2(&mut self, avx2: X86V3, point: Point) -> Bitboard {
         self.place_with(avx2, point)
     }
 
-    /// [`Position::place`] on the back end `k`.
+    /// [`Position::place`] on the kernel `k`.
     #[inline(always)]
-    fn place_with<K: Kernel>(&mut self, k: K, point: Point) -> Bitboard {
+    fn place_with<K: Bits>(&mut self, k: K, point: Point) -> Bitboard {
         let me = self.turn.index();
-        // The stones stay in the back end's form to the end of the move: a
+        // The stones stay in the kernel's form to the end of the move: a
         // set stored word by word and read back whole would wait for the
         // stores to reach the cache. (Nor an array indexed by colour: that
         // would go through memory.)
@@ -620,7 +620,7 @@ impl Position {
     /// The rest of [`Position::place`] in play, where `own` (the mover's
     /// stones, with the new one on `point`) and `other` are the stones.
     #[inline(always)]
-    fn place_in_play<K: Kernel>(
+    fn place_in_play<K: Bits>(
         &mut self,
         k: K,
         point: Point,
@@ -663,7 +663,7 @@ impl Position {
     /// The rest of [`Position::place`] in the opening, where nothing is
     /// removed, and the phase may change.
     #[inline(always)]
-    fn place_in_opening<K: Kernel>(&mut self, k: K, point: Point, own: K::Set, other: K::Set) {
+    fn place_in_opening<K: Bits>(&mut self, k: K, point: Point, own: K::Set, other: K::Set) {
         let mover = self.turn;
         let me = mover.index();
         let had = self.stones[me].any();
@@ -722,7 +722,7 @@ impl Position {
     ///
     /// Without a hint (after a position string), every group is examined.
     #[inline(always)]
-    fn dead_groups<K: Kernel>(
+    fn dead_groups<K: Bits>(
         &self,
         k: K,
         hint: u8,
@@ -784,7 +784,7 @@ impl Position {
 }
 
 /// The groups of one colour examined by `Position::remove_dead_with` so far.
-struct Groups<K: Kernel> {
+struct Groups<K: Bits> {
     k: K,
     /// The colour's stones.
     own: K::Set,
@@ -796,7 +796,7 @@ struct Groups<K: Kernel> {
     dead: K::Set,
 }
 
-impl<K: Kernel> Groups<K> {
+impl<K: Bits> Groups<K> {
     /// Examines the group of `seed` (stones of one group of the colour),
     /// unless done.
     #[inline(always)]
@@ -1128,10 +1128,10 @@ mod tests {
         assert!(removals > 100, "{removals} removals");
     }
 
-    /// Plays random games with the back end `k` beside the portable one
+    /// Plays random games with the kernel `k` beside the portable one
     /// (which `hinted_removals_match_the_definition` checks), checking that
     /// every move leaves the same position, legal placements and cut lines.
-    fn check_back_end<K: Kernel>(k: K) {
+    fn check_back_end<K: Bits>(k: K) {
         let mut rng = Rng::for_game(13, 0);
         let mut cuts = 0;
         for size in Size::ALL {
@@ -1163,7 +1163,7 @@ mod tests {
     #[test]
     fn avx2_back_end_plays_like_the_portable_one() {
         // Not on a CPU without AVX2: nothing to test there.
-        if let Some(avx2) = Avx2::detect() {
+        if let Some(avx2) = X86V3::detect() {
             check_back_end(avx2);
         }
     }

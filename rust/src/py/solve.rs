@@ -13,7 +13,7 @@ use pyo3::prelude::*;
 use crate::player::Turns;
 use crate::proof::{MoveNode, in_moves};
 use crate::py::stop::PyStopFlag;
-use crate::solver::{Limits, Progress, Solvable, Value};
+use crate::solver::{Budget, Progress, Solvable, Value};
 use crate::solver_threads;
 
 /// One position of a proof as Python reads it: `("won", [])`, `("move",
@@ -67,7 +67,7 @@ where
                 .map_err(|_| PyValueError::new_err(format!("seconds must be positive, not {s}")))
         })
         .transpose()?;
-    let limits = Limits {
+    let budget = Budget {
         max_nodes,
         time,
         table_bytes: memory,
@@ -95,7 +95,7 @@ where
         };
         solver_threads::solve(
             &state,
-            &limits,
+            &budget,
             threads,
             &stop,
             max_proof.saturating_mul(G::TURN_DECISIONS.max(1) * 4),

@@ -184,17 +184,17 @@ mod x86 {
         }
 
         /// `Some` on a CPU with AVX2, BMI1, BMI2 and LZCNT, whether `pext`
-        /// and `pdep` are fast there or not: where this back end gives
+        /// and `pdep` are fast there or not: where this kernel gives
         /// correct results, which is what the tests need.
         pub fn supported() -> Option<X86V3> {
             crate::cpu::has_x86_v3().then_some(X86V3(()))
         }
 
-        /// `Some` where the chosen back end ([`crate::cpu::backend`]) is
+        /// `Some` where the chosen kernel ([`crate::cpu::kernel`]) is
         /// this one, which is chosen only where the CPU supports it.
         #[inline]
         pub fn chosen() -> Option<X86V3> {
-            (crate::cpu::backend() == crate::cpu::Backend::X86V3).then_some(X86V3(()))
+            (crate::cpu::kernel() == crate::cpu::Kernel::X86V3).then_some(X86V3(()))
         }
 
         /// The squares of `set` among the lines of `star`, packed.
@@ -361,49 +361,49 @@ mod x86 {
     }
 }
 
-/// A back end of [`Bits`], for the tests that check every one the CPU can run.
+/// A kernel of [`Bits`], for the tests that check every one the CPU can run.
 #[cfg(test)]
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum Backend {
+pub(crate) enum Runnable {
     Portable(Portable),
     #[cfg(target_arch = "x86_64")]
     X86V3(X86V3),
 }
 
 #[cfg(test)]
-impl Backend {
+impl Runnable {
     pub(crate) fn name(self) -> &'static str {
         match self {
-            Backend::Portable(_) => "portable",
+            Runnable::Portable(_) => "portable",
             #[cfg(target_arch = "x86_64")]
-            Backend::X86V3(_) => "x86-64-v3",
+            Runnable::X86V3(_) => "x86-64-v3",
         }
     }
 }
 
-/// Every back end this CPU can run, judged by its instructions alone:
+/// Every kernel this CPU can run, judged by its instructions alone:
 /// [`Portable`], and on x86-64 `X86V3` wherever the CPU has AVX2, BMI1, BMI2
 /// and LZCNT, even where `X86V3::detect` passes it over as slow (AMD Zen 1
 /// and 2), since its results must be right there too.
 #[cfg(test)]
-pub(crate) fn runnable_backends() -> Vec<Backend> {
-    let mut backends = vec![Backend::Portable(Portable)];
+pub(crate) fn runnable_kernels() -> Vec<Runnable> {
+    let mut kernels = vec![Runnable::Portable(Portable)];
     #[cfg(target_arch = "x86_64")]
     if let Some(x86_v3) = X86V3::supported() {
-        backends.push(Backend::X86V3(x86_v3));
+        kernels.push(Runnable::X86V3(x86_v3));
     }
-    backends
+    kernels
 }
 
-/// Tells which back ends `test` checked, and why any other was left out, on
+/// Tells which kernels `test` checked, and why any other was left out, on
 /// stderr past the test harness's capture, so that it shows in the output
 /// of `cargo test` even when the test passes.
 #[cfg(test)]
-pub(crate) fn report_backends(test: &str, checked: &[Backend]) {
+pub(crate) fn report_kernels(test: &str, checked: &[Runnable]) {
     use std::io::Write;
 
-    let names: Vec<&str> = checked.iter().map(|backend| backend.name()).collect();
-    let mut line = format!("{test}: checked the back ends {}", names.join(", "));
+    let names: Vec<&str> = checked.iter().map(|kernel| kernel.name()).collect();
+    let mut line = format!("{test}: checked the kernels {}", names.join(", "));
     if cfg!(target_arch = "x86_64") && !names.contains(&"x86-64-v3") {
         line.push_str(" (not x86-64-v3: this CPU lacks AVX2, BMI1, BMI2 or LZCNT)");
     }
@@ -452,15 +452,15 @@ mod tests {
 
     #[test]
     fn every_runnable_backend_follows_the_line_tables() {
-        let backends = runnable_backends();
-        for backend in &backends {
-            match *backend {
-                Backend::Portable(bits) => check(bits),
+        let kernels = runnable_kernels();
+        for kernel in &kernels {
+            match *kernel {
+                Runnable::Portable(bits) => check(bits),
                 #[cfg(target_arch = "x86_64")]
-                Backend::X86V3(bits) => check(bits),
+                Runnable::X86V3(bits) => check(bits),
             }
         }
-        report_backends("kernel: reach and k-th square", &backends);
+        report_kernels("kernel: reach and k-th square", &kernels);
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -471,10 +471,10 @@ mod tests {
             && std::arch::is_x86_feature_detected!("bmi1")
             && std::arch::is_x86_feature_detected!("bmi2")
             && std::arch::is_x86_feature_detected!("lzcnt");
-        let runnable = runnable_backends();
+        let runnable = runnable_kernels();
         let x86_v3 = runnable
             .iter()
-            .any(|backend| matches!(backend, Backend::X86V3(_)));
+            .any(|kernel| matches!(kernel, Runnable::X86V3(_)));
         assert_eq!(x86_v3, has);
         assert!(X86V3::detect().is_none() || x86_v3);
     }

@@ -38,7 +38,7 @@ from veletas.report import _subplots as subplots
 __all__ = [
     "COLORS",
     "FIGURES",
-    "Tally",
+    "GameCounts",
     "board_points",
     "figures",
     "first_points",
@@ -88,7 +88,7 @@ def placements(games: Playouts) -> np.ndarray:
     return counts.astype(np.int32)
 
 
-class Tally:
+class GameCounts:
     """The final stones and first stones of a run's games, one range at a time."""
 
     def __init__(self, head: Playouts, sample_every: int) -> None:

@@ -21,7 +21,7 @@ from veletas.report import (
 )
 from veletas.report import _subplots as subplots
 
-__all__ = ["COLORS", "FIGURES", "Tally", "figures", "metric_rows", "sections"]
+__all__ = ["COLORS", "FIGURES", "GameCounts", "figures", "metric_rows", "sections"]
 
 COLORS = ("black", "white")
 """The colours by index, as the report names them."""
@@ -32,7 +32,7 @@ CSS = "#figure-claims svg { width: 60%; }\n"
 """The page's style for this game's figures."""
 
 
-class Tally:
+class GameCounts:
     """The claims and first placements of a run's games, one range at a time,
     and a sample of games replayed to see how they were decided."""
 

@@ -267,15 +267,15 @@ fn x86_v3_turns_follow_the_decisions() {
     }
 }
 
-/// The same games for the same seed on every back end the CPU can run,
-/// chosen as the package chooses one (`cpu::set_backend`).
+/// The same games for the same seed on every kernel the CPU can run,
+/// chosen as the package chooses one (`cpu::set_kernel`).
 #[test]
 fn every_backend_plays_the_same_stream() {
-    use crate::cpu::{Backend, set_backend};
+    use crate::cpu::{Kernel, set_kernel};
     let mut streams = Vec::new();
-    for backend in Backend::supported() {
-        set_backend(Some(backend)).unwrap();
-        assert_eq!(crate::cpu::backend(), backend);
+    for kernel in Kernel::supported() {
+        set_kernel(Some(kernel)).unwrap();
+        assert_eq!(crate::cpu::kernel(), kernel);
         let mut games = Vec::new();
         for variant in Variant::ALL {
             for policy in [Policy::Micro, Policy::Uniform] {
@@ -283,21 +283,18 @@ fn every_backend_plays_the_same_stream() {
                 games.push(playouts(start, false, policy, Batch::new(11, 40), None, true).unwrap());
             }
         }
-        streams.push((backend, games));
+        streams.push((kernel, games));
     }
-    set_backend(None).unwrap();
+    set_kernel(None).unwrap();
     let (first, expected) = &streams[0];
-    for (backend, games) in &streams[1..] {
-        assert!(
-            games == expected,
-            "{backend} plays other games than {first}"
-        );
+    for (kernel, games) in &streams[1..] {
+        assert!(games == expected, "{kernel} plays other games than {first}");
     }
-    let names: Vec<&str> = streams.iter().map(|(backend, _)| backend.name()).collect();
+    let names: Vec<&str> = streams.iter().map(|(kernel, _)| kernel.name()).collect();
     let _ = std::io::Write::write_all(
         &mut std::io::stderr(),
         format!(
-            "\nplayout streams: checked the back ends {}\n",
+            "\nplayout streams: checked the kernels {}\n",
             names.join(", ")
         )
         .as_bytes(),

@@ -125,7 +125,7 @@ impl UniformSampler {
     }
 
     /// [`UniformSampler::draw`] with the bit work of `bits` (the same move
-    /// on every back end).
+    /// on every kernel).
     #[inline(always)]
     fn draw_with<B: Bits>(&mut self, bits: B, pos: &Position, rng: &mut Rng) -> Option<Move> {
         if pos.winner().is_some() {
