@@ -126,3 +126,16 @@ def test_the_walk_counts_an_import_for_type_checkers_only() -> None:
     source = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from b import B\n"
     known = {"a": Path("a.py"), "b": Path("b.py")}
     assert list(house.imports("a", ast.parse(source), known)) == [(3, "b")]
+
+
+def test_the_contract_types_every_member_by_more_than_any_call() -> None:
+    source = (house.PACKAGE / "games" / "__init__.py").read_text()
+    loose = [
+        node.lineno
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Subscript)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "Callable"
+        and ast.unparse(node.slice).strip("()") == "..., Any"
+    ]
+    assert loose == [], f"members typed Callable[..., Any] at lines {loose}"

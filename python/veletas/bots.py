@@ -311,7 +311,7 @@ class MctsBot:
     algorithm: str
     solve_share: float | None
     last_search: SearchInfo | None
-    _players: dict[str, Any]
+    _players: dict[str, registry.SearchPlayer]
     _kwargs: dict[str, Any]
 
     def __init__(
@@ -393,7 +393,7 @@ class MctsBot:
         self.last_search = SearchInfo(iterations, elapsed, value, reused, nodes)
         return _move(board, text)
 
-    def _player_for(self, game: str) -> Any:
+    def _player_for(self, game: str) -> registry.SearchPlayer:
         """The native search of ``game``, made when first needed."""
         player = self._players.get(game)
         if player is None:

@@ -44,11 +44,16 @@ __all__ = [
     "Games",
     "Job",
     "MatchRoom",
+    "NativeSolve",
+    "NewSearchPlayer",
+    "NewState",
     "OptionsRoom",
     "OwnCounts",
     "PlayoutsRoom",
+    "RecordOfGame",
     "RecordsRoom",
     "ReportRoom",
+    "SearchPlayer",
     "TerminalRoom",
     "by_title",
     "game_of",
@@ -294,6 +299,14 @@ class ReportRoom(Protocol):
     """A proportion in words."""
 
 
+class RecordOfGame(Protocol):
+    """A match room's ``record``: a finished game as a
+    :class:`veletas.records.GameRecord`, ``players`` the names of the first
+    and second player."""
+
+    def __call__(self, board: Any, players: tuple[str, str], swapped: bool, **tags: str) -> Any: ...
+
+
 class MatchRoom(Protocol):
     """``veletas.games.<name>.match``: the seats of a match."""
 
@@ -303,7 +316,7 @@ class MatchRoom(Protocol):
     """``rules(board)``: the rules of a board, for summaries."""
     describe: Callable[[Any], str]
     """``describe(board)``: the rules of a board in words."""
-    record: Callable[..., Any]
+    record: RecordOfGame
     """``record(board, players, swapped, **tags)``: the record of a game."""
 
 
@@ -343,6 +356,13 @@ class DrawingRoom(Protocol):
     """``board(board, **options)``: the SVG of a position."""
 
 
+class NewState(Protocol):
+    """An encoding room's ``new_state``: the first decision of a game of the
+    rules its options table names (``**rules``, checked by the room)."""
+
+    def __call__(self, **rules: Any) -> Any: ...
+
+
 class EncodingRoom(Protocol):
     """``veletas.games.<name>.encoding``: the game for learning."""
 
@@ -358,8 +378,8 @@ class EncodingRoom(Protocol):
     """A decision state in words."""
     action_to_string: Callable[..., str]
     """An action id in words."""
-    new_state: Callable[..., Any]
-    """A decision state at the start of the given rules."""
+    new_state: NewState
+    """``new_state(**rules)``: a decision state at the start of the rules."""
     rules_of: Callable[[Any], Any]
     """The rules of a decision state."""
     openspiel_start: Callable[[dict[str, Any]], Any]
@@ -372,6 +392,76 @@ class EncodingRoom(Protocol):
     """The native ``VectorEnv`` class."""
 
 
+class SearchPlayer(Protocol):
+    """A game's native search player (``MctsPlayer``, ``MeridiansMctsPlayer``):
+    a position string, the game's rules options in order and the pie swap,
+    then the budget."""
+
+    def choose(
+        self,
+        fen: str,
+        *options_and_swapped: Any,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        stop: Any = None,
+    ) -> tuple[str, int, float, bool, int] | None:
+        """The move to play (notation), iterations, value, tree reused, nodes."""
+        ...
+
+    def analyse(
+        self,
+        fen: str,
+        *options_and_swapped: Any,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        stop: Any = None,
+        top: int = 5,
+    ) -> tuple[list[tuple[str, int, float, bool | None]], int, int, list[str]] | None:
+        """The best moves with visits, values and proofs; iterations, nodes,
+        and the line."""
+        ...
+
+    def clear(self) -> None:
+        """Forget the tree kept between moves."""
+        ...
+
+
+class NewSearchPlayer(Protocol):
+    """A bots room's ``mcts_player``: the class of its native search player."""
+
+    def __call__(
+        self,
+        *,
+        algorithm: str = ...,
+        threads: int = ...,
+        seed: int = ...,
+        exploration: float = ...,
+        max_nodes: int = ...,
+        solve_share: float = ...,
+    ) -> SearchPlayer: ...
+
+
+class NativeSolve(Protocol):
+    """A bots room's ``solve``: a position string, the game's rules options
+    in order and the pie swap, then the budget; it returns the value, the
+    winning move, nodes, seconds, the proof's size and its entries."""
+
+    def __call__(
+        self,
+        fen: str,
+        *options_and_swapped: Any,
+        memory: int,
+        max_proof: int,
+        seconds: float | None = None,
+        max_nodes: int | None = None,
+        proof: bool = False,
+        stop: Any = None,
+        progress: Callable[[int, float, int], object] | None = None,
+        threads: int = 1,
+        symmetries: bool = True,
+    ) -> tuple[str, str | None, int, float, int | None, Any]: ...
+
+
 class BotsRoom(Protocol):
     """``veletas.games.<name>.bots``: the native engines of the bots."""
 
@@ -379,9 +469,9 @@ class BotsRoom(Protocol):
     """``random_move(fen, *options, seed, moves)``: a uniformly random move."""
     greedy_move: Callable[..., str | None]
     """``greedy_move(fen, *options, seed, moves)``: the one-ply bot's move."""
-    mcts_player: Callable[..., Any]
+    mcts_player: NewSearchPlayer
     """The native search player's class."""
-    solve: Callable[..., Any]
+    solve: NativeSolve
     """``solve(fen, *options, swapped, *, memory, max_proof, ...)``: the
     native exact solver (:func:`veletas.solving.solve`)."""
     move_type: Callable[[], Any]
