@@ -27,7 +27,7 @@ import dataclasses
 import importlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cast, overload
 
 from veletas.rules_options import RuleOption
 
@@ -482,6 +482,30 @@ class BotsRoom(Protocol):
 # The registry.
 
 
+Room = TypeVar("Room")
+
+
+class _Part(Generic[Room]):
+    """A module of a game's room, read as the protocol it provides: the
+    attribute's name is the module's (``Game.playouts`` is
+    ``veletas.games.<name>.playouts``)."""
+
+    def __init__(self) -> None:
+        self.module = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.module = name
+
+    @overload
+    def __get__(self, game: None, owner: type) -> _Part[Room]: ...
+    @overload
+    def __get__(self, game: Game, owner: type) -> Room: ...
+    def __get__(self, game: Game | None, owner: type) -> Room | _Part[Room]:
+        if game is None:
+            return self
+        return cast(Room, game.room(self.module))
+
+
 @dataclasses.dataclass(frozen=True)
 class Game:
     """A game of the family, as the generic machinery sees it: its name,
@@ -523,40 +547,20 @@ class Game:
         """A module of the game's own room, ``veletas.games.<name>.<module>``."""
         return importlib.import_module(f"{__name__}.{self.name}.{module}")
 
-    @property
-    def options(self) -> OptionsRoom:
-        """Its rules options (:class:`OptionsRoom`)."""
-        return cast(OptionsRoom, self.room("options"))
-
-    @property
-    def playouts(self) -> PlayoutsRoom:
-        """Its playouts (:class:`PlayoutsRoom`)."""
-        return cast(PlayoutsRoom, self.room("playouts"))
-
-    @property
-    def records(self) -> RecordsRoom:
-        """Its part of game records (:class:`RecordsRoom`)."""
-        return cast(RecordsRoom, self.room("records"))
-
-    @property
-    def report(self) -> ReportRoom:
-        """Its part of reports (:class:`ReportRoom`)."""
-        return cast(ReportRoom, self.room("report"))
-
-    @property
-    def match(self) -> MatchRoom:
-        """Its seats in a match (:class:`MatchRoom`)."""
-        return cast(MatchRoom, self.room("match"))
-
-    @property
-    def terminal(self) -> TerminalRoom:
-        """Its terminal (:class:`TerminalRoom`)."""
-        return cast(TerminalRoom, self.room("terminal"))
-
-    @property
-    def bots(self) -> BotsRoom:
-        """Its bots' engines (:class:`BotsRoom`)."""
-        return cast(BotsRoom, self.room("bots"))
+    options: ClassVar[_Part[OptionsRoom]] = _Part()
+    """Its rules options (:class:`OptionsRoom`)."""
+    playouts: ClassVar[_Part[PlayoutsRoom]] = _Part()
+    """Its playouts (:class:`PlayoutsRoom`)."""
+    records: ClassVar[_Part[RecordsRoom]] = _Part()
+    """Its part of game records (:class:`RecordsRoom`)."""
+    report: ClassVar[_Part[ReportRoom]] = _Part()
+    """Its part of reports (:class:`ReportRoom`)."""
+    match: ClassVar[_Part[MatchRoom]] = _Part()
+    """Its seats in a match (:class:`MatchRoom`)."""
+    terminal: ClassVar[_Part[TerminalRoom]] = _Part()
+    """Its terminal (:class:`TerminalRoom`)."""
+    bots: ClassVar[_Part[BotsRoom]] = _Part()
+    """Its bots' engines (:class:`BotsRoom`)."""
 
     def encoding(self) -> EncodingRoom:
         """Its action encoding for the learning adapters (:class:`EncodingRoom`)."""

@@ -141,7 +141,12 @@ class WebGame(Protocol):
         without the buttons."""
 
     def draw(self, board: Any, *, lastmove: Any, flipped: bool) -> str:
-        """The SVG picture, every square an element with ``data-square``."""
+        """The SVG picture, every square an element with ``data-square``: by
+        default the game's picture (:attr:`veletas.games.Game.draw`), 560
+        pixels wide."""
+        from veletas import games as registry
+
+        return registry.get(self.name).draw(board, lastmove=lastmove, flipped=flipped, size=560)
 
     def parse_move(self, board: Any, text: str) -> Any:
         """The move ``text`` on ``board``.
@@ -154,4 +159,8 @@ class WebGame(Protocol):
     ) -> Any:
         """A bot with ``choose(board, stop=flag)``, ``analyse(board, top=n,
         stop=flag)`` and ``reset()`` (:class:`veletas.MctsBot`'s methods)
-        whose search trees hold at most ``max_nodes`` nodes."""
+        whose search trees hold at most ``max_nodes`` nodes: by default the
+        :class:`veletas.MctsBot` of every game."""
+        from veletas.bots import MctsBot
+
+        return MctsBot(seconds=seconds, iterations=iterations, seed=seed, max_nodes=max_nodes)

@@ -34,7 +34,7 @@ import numpy as np
 
 from veletas import _implementation
 from veletas.errors import IllegalMoveError, InvalidRulesError
-from veletas.games.meridians import engine
+from veletas.games.meridians.engine import ENGINES
 from veletas.games.meridians.types import Color, Phase, Rules, check_pie, check_size, point_name
 
 __all__ = [
@@ -168,7 +168,7 @@ _OPEN, _SECOND_STONE, _PIE, _PLAY, _DARK_TO_ACT = range(3, 8)
 
 def _is_board(board: object) -> bool:
     """Whether ``board`` is a Meridians board of either engine."""
-    return isinstance(board, engine.board_types())
+    return isinstance(board, ENGINES.board_types())
 
 
 class DecisionState:
@@ -478,7 +478,7 @@ def new_state(*, size: str = "6-7", pie: bool = False) -> DecisionState:
 
     :raises InvalidRulesError: for an unknown size or a ``pie`` that is not a bool.
     """
-    board_type = engine.selected().Board
+    board_type = ENGINES.selected().Board
     return DecisionState(board_type(size=check_size(size), pie=check_pie(pie)))
 
 

@@ -20,7 +20,7 @@ import numpy as np
 from veletas._checks import count
 from veletas._implementation import IMPLEMENTATION
 from veletas.errors import DatasetError, InvalidRulesError
-from veletas.games.meridians import engine
+from veletas.games.meridians.engine import ENGINES
 from veletas.games.meridians.reference.playouts import KEEP, SWAP, run_games
 from veletas.games.meridians.types import Rules, point_name
 from veletas.playouts import PlayoutJob, Playouts, Tally, check_run
@@ -79,13 +79,13 @@ def make_job(
     if not isinstance(policy, str) or policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}; Meridians playouts are 'uniform'")
     seed, threads, record = check_run(seed, threads, record, backend)
-    board_type = engine.of(backend).Board
+    board_type = ENGINES.of(backend).Board
     swapped = False
     if start is None:
         board = board_type(size=size, pie=pie)
     elif isinstance(start, str):
         board = board_type(start, size=None if size == "6-7" else size, pie=pie)
-    elif isinstance(start, engine.board_types()):
+    elif isinstance(start, ENGINES.board_types()):
         given: Any = start
         rules = Rules.make(size, pie)
         if (rules.size != "6-7" and rules.size != given.size) or (rules.pie and not given.pie):
@@ -153,18 +153,18 @@ def move_text(code: int) -> str:
 
 def moves_of(games: Playouts, rows: np.ndarray) -> list[Any]:
     """The moves of recorded ``rows`` as ``Move`` values of the games' engine."""
-    move = engine.of(games.backend).Move
+    move = ENGINES.of(games.backend).Move
     return [move.parse(move_text(code)) for code in rows.tolist()]
 
 
 def start_board(games: Playouts) -> Any:
     """The start of the games as a ``Board`` of their engine."""
-    return engine.of(games.backend).Board(games.start, pie=games.rules.pie)
+    return ENGINES.of(games.backend).Board(games.start, pie=games.rules.pie)
 
 
 def start_of_game(rules: Rules, backend: str) -> str:
     """The position string of the empty board of ``rules``."""
-    return str(engine.of(backend).Board(size=rules.size, pie=rules.pie).fen())
+    return str(ENGINES.of(backend).Board(size=rules.size, pie=rules.pie).fen())
 
 
 def describe(rules: Rules) -> str:

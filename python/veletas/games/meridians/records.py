@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from veletas.errors import InvalidRecordError
-from veletas.games.meridians import engine
+from veletas.games.meridians.engine import ENGINES
 from veletas.games.meridians.types import SIZES, Color, Rules
 
 GAME = "Meridians"
@@ -33,7 +33,7 @@ def rules_of(tags: dict[str, str]) -> Rules:
 
 def new_board(rules: Rules, start: str | None) -> Any:
     """A board of ``rules`` at ``start`` (default: the start of the game)."""
-    return engine.selected().Board(start, size=None if start else rules.size, pie=rules.pie)
+    return ENGINES.selected().Board(start, size=None if start else rules.size, pie=rules.pie)
 
 
 def board_rules(board: Any) -> Rules:

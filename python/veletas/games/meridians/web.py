@@ -23,10 +23,12 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from veletas.errors import IllegalMoveError, InvalidMoveError
-from veletas.games.meridians import engine, match
+from veletas.games.meridians import match
 from veletas.games.meridians import records as room_records
+from veletas.games.meridians.engine import ENGINES
 from veletas.games.meridians.types import SIZES, Phase, Rules, parse_point, point_name
 from veletas.serve.newgame import defaults, first_record, read_options
+from veletas.serve.protocol import WebGame
 
 if TYPE_CHECKING:
     from veletas.serve.protocol import ClickNode, Field, Status
@@ -76,7 +78,7 @@ def _rules(board: Any) -> Rules:
     return Rules(board.size, board.pie)
 
 
-class MeridiansWeb:
+class MeridiansWeb(WebGame):
     """Meridians for ``veletas serve``."""
 
     name = "meridians"
@@ -91,7 +93,7 @@ class MeridiansWeb:
     def new_board(
         self, options: Mapping[str, str], position: str | None
     ) -> tuple[Any, dict[str, Any]]:
-        meridians = engine.selected()
+        meridians = ENGINES.selected()
 
         given = read_options(self.name, _FIELDS, options)
         kwargs = {**defaults(_FIELDS), **given}
@@ -197,20 +199,8 @@ class MeridiansWeb:
             return []
         return [point_name(move.point)]
 
-    def draw(self, board: Any, *, lastmove: Any, flipped: bool) -> str:
-        from veletas.games.meridians import svg
-
-        return svg.board(board, lastmove=lastmove, flipped=flipped, size=560)
-
     def parse_move(self, board: Any, text: str) -> Any:
-        return engine.of_board(board).Move.parse(text)
-
-    def make_bot(
-        self, seconds: float | None, iterations: int | None, seed: int, max_nodes: int
-    ) -> Any:
-        from veletas.bots import MctsBot
-
-        return MctsBot(seconds=seconds, iterations=iterations, seed=seed, max_nodes=max_nodes)
+        return ENGINES.of_board(board).Move.parse(text)
 
 
 GAME = MeridiansWeb()

@@ -35,7 +35,7 @@ import numpy as np
 
 from veletas import _implementation
 from veletas.errors import IllegalMoveError
-from veletas.games.veletas import engine
+from veletas.games.veletas.engine import ENGINES
 from veletas.games.veletas.types import Phase, Rules, square_name
 from veletas.rng import Rng
 
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 def __getattr__(name: str) -> Any:
     # DecisionState: the selected engine's (``veletas.DecisionState``).
     if name == "DecisionState":
-        return engine.selected().DecisionState
+        return ENGINES.selected().DecisionState
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -241,7 +241,7 @@ def new_state(
 
     :raises InvalidRulesError: for bad rules.
     """
-    board = engine.selected().Board(
+    board = ENGINES.selected().Board(
         variant=variant,
         setup_rule=setup_rule,
         shooters_block=shooters_block,
@@ -249,7 +249,7 @@ def new_state(
         shooters=shooters,
         claimed_shooters_block=claimed_shooters_block,
     )
-    state: DecisionState = engine.selected().DecisionState(board)
+    state: DecisionState = ENGINES.selected().DecisionState(board)
     return state
 
 
@@ -350,7 +350,7 @@ def actions_to_move(actions: Iterable[int], board: Board) -> Move:
     """
     ids = [int(a) for a in actions]
     size = board.size
-    move_type = engine.of_board(board).Move
+    move_type = ENGINES.of_board(board).Move
     squares = [action_to_square(a, size) if 0 <= a < size * size else None for a in ids]
     candidates: list[Move] = []
     if board.phase is not Phase.PLAY and len(ids) == 1:
@@ -436,7 +436,7 @@ def random_game(
     True
     """
     if start is None:
-        board = engine.selected().Board(
+        board = ENGINES.selected().Board(
             variant=variant,
             size=size,
             shooters=shooters,
@@ -446,7 +446,7 @@ def random_game(
         )
     else:
         board = start.copy()
-    state = engine.selected().DecisionState(board)
+    state = ENGINES.selected().DecisionState(board)
     agent = RandomAgent(seed, index)
     while not state.is_terminal():
         move = state.apply(agent.choose(state.legal_actions()))

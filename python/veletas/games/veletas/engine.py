@@ -1,57 +1,19 @@
-"""Veletas's two engines as its room reaches them: the native core and the
-pure-Python reference, by backend name (``"rust"``, ``"python"``), and the
-one in use (:data:`veletas.IMPLEMENTATION`), whose classes the public face
-exports. The room's modules build boards here, never through the face.
-"""
+"""Veletas's engines (:class:`veletas._engines.Engines`): the room builds
+boards here, never through its public face."""
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
-
-from veletas._implementation import IMPLEMENTATION, native, require_native
+from veletas._engines import Engines
 from veletas.games.veletas import reference
 
-__all__ = ["REFERENCE", "Engine", "board_types", "of", "of_board", "selected"]
+__all__ = ["ENGINES"]
 
-
-class Engine(NamedTuple):
-    """One engine's classes under their public names."""
-
-    Board: Any
-    Move: Any
-    LegalMoves: Any
-    DecisionState: Any
-
-
-REFERENCE = Engine(reference.Board, reference.Move, reference.LegalMoves, reference.DecisionState)
-"""The reference engine (:mod:`veletas.reference`)."""
-
-
-def of(backend: str) -> Engine:
-    """The engine ``backend`` names: ``"rust"`` the native core, else the
-    reference.
-
-    :raises ImportError: for ``"rust"`` where the extension is not built.
-    """
-    if backend == "rust":
-        core = require_native("the rust backend")
-        return Engine(core.Board, core.Move, core.LegalMoves, core.DecisionState)
-    return REFERENCE
-
-
-def selected() -> Engine:
-    """The engine in use (``VELETAS_IMPLEMENTATION``)."""
-    return of(IMPLEMENTATION)
-
-
-def board_types() -> tuple[type, ...]:
-    """The board classes of both engines (the reference's alone where the
-    extension is not built)."""
-    return (REFERENCE.Board,) if native is None else (native.Board, REFERENCE.Board)
-
-
-def of_board(board: object) -> Engine:
-    """The engine whose ``Board`` ``board`` is (the reference's for any other)."""
-    if native is not None and isinstance(board, native.Board):
-        return of("rust")
-    return REFERENCE
+ENGINES = Engines(
+    {
+        "Board": reference.Board,
+        "Move": reference.Move,
+        "LegalMoves": reference.LegalMoves,
+        "DecisionState": reference.DecisionState,
+    }
+)
+"""Veletas's native core and reference."""

@@ -18,7 +18,7 @@ from veletas import _checks
 from veletas._implementation import IMPLEMENTATION
 from veletas._signature import signature_of
 from veletas.errors import DatasetError, InvalidRulesError
-from veletas.games.veletas import engine
+from veletas.games.veletas.engine import ENGINES
 from veletas.games.veletas.reference.playouts import (
     KIND_SHOOTER,
     KIND_STONE,
@@ -99,7 +99,7 @@ def make_job(
     if not isinstance(policy, str) or policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}; expected 'micro' or 'uniform'")
     seed, threads, record = check_run(seed, threads, record, backend)
-    board_type = engine.of(backend).Board
+    board_type = ENGINES.of(backend).Board
     options = {
         "variant": variant,
         "size": size,
@@ -200,7 +200,7 @@ def run(job: PlayoutJob, first_game: int, n_games: int) -> dict[str, np.ndarray]
 
 def moves_of(games: Playouts, rows: np.ndarray) -> list[Any]:
     """The moves of recorded ``rows`` as ``Move`` values of the games' engine."""
-    move = engine.of(games.backend).Move
+    move = ENGINES.of(games.backend).Move
     moves = []
     for kind, origin, destination, target in rows.view(np.int8).reshape(-1, 4).tolist():
         if kind == KIND_SWAP:
@@ -216,7 +216,7 @@ def moves_of(games: Playouts, rows: np.ndarray) -> list[Any]:
 
 def start_board(games: Playouts) -> Any:
     """The start of the games as a ``Board`` of their engine."""
-    return engine.of(games.backend).Board(
+    return ENGINES.of(games.backend).Board(
         games.start,
         setup_rule=games.rules.setup_rule,
         shooters_block=games.rules.shooters_block,
@@ -226,7 +226,7 @@ def start_board(games: Playouts) -> Any:
 
 def start_of_game(rules: Rules, backend: str) -> str:
     """The position string of the empty board of ``rules``."""
-    return str(engine.of(backend).Board(size=rules.size, shooters=rules.shooters).fen())
+    return str(ENGINES.of(backend).Board(size=rules.size, shooters=rules.shooters).fen())
 
 
 def describe(rules: Rules) -> str:

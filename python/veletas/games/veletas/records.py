@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from veletas.errors import InvalidRecordError, VeletasError
-from veletas.games.veletas import engine
+from veletas.games.veletas.engine import ENGINES
 from veletas.games.veletas.options import RULES
 from veletas.games.veletas.types import SETUP_RULES, VARIANTS, Color, Rules
 
@@ -69,7 +69,7 @@ def _number(name: str, text: str) -> int:
 
 def new_board(rules: Rules, start: str | None) -> Any:
     """A board of ``rules`` at ``start`` (default: the start of the game)."""
-    return engine.selected().Board(
+    return ENGINES.selected().Board(
         start,
         size=rules.size,
         shooters=rules.shooters,

@@ -23,8 +23,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from veletas.errors import IllegalMoveError, InvalidMoveError, InvalidRulesError
-from veletas.games.veletas import engine
 from veletas.games.veletas import records as room_records
+from veletas.games.veletas.engine import ENGINES
 from veletas.games.veletas.types import (
     SETUP_RULES,
     SQUARE_NAMES,
@@ -36,6 +36,7 @@ from veletas.games.veletas.types import (
     square_name,
 )
 from veletas.serve.newgame import defaults, first_record, read_options
+from veletas.serve.protocol import WebGame
 
 if TYPE_CHECKING:
     from veletas.serve.protocol import ClickNode, Field, Status
@@ -106,7 +107,7 @@ def _reason(error: Exception, board: Any) -> str:
     return text.split(head, 1)[1] if head in text else text
 
 
-class VeletasWeb:
+class VeletasWeb(WebGame):
     """Veletas for ``veletas serve``."""
 
     name = "veletas"
@@ -139,7 +140,7 @@ class VeletasWeb:
             kwargs["size"] = size
         if shooters is not None:
             kwargs["shooters"] = shooters
-        board = engine.selected().Board(position, **kwargs)
+        board = ENGINES.selected().Board(position, **kwargs)
         return board, self._options(board.rules)
 
     def _options(self, rules: Rules) -> dict[str, Any]:
@@ -328,20 +329,8 @@ class VeletasWeb:
                 return [square_name(shooter), target]
         return [target]  # pragma: no cover - a legal shot has a shooter
 
-    def draw(self, board: Any, *, lastmove: Any, flipped: bool) -> str:
-        from veletas.games.veletas import svg
-
-        return svg.board(board, lastmove=lastmove, flipped=flipped, size=560)
-
     def parse_move(self, board: Any, text: str) -> Any:
-        return engine.of_board(board).Move.parse(text)
-
-    def make_bot(
-        self, seconds: float | None, iterations: int | None, seed: int, max_nodes: int
-    ) -> Any:
-        from veletas.bots import MctsBot
-
-        return MctsBot(seconds=seconds, iterations=iterations, seed=seed, max_nodes=max_nodes)
+        return ENGINES.of_board(board).Move.parse(text)
 
 
 def _swapped(board: Any) -> bool:
