@@ -1,13 +1,17 @@
 """The ``veletas`` command line: one subcommand per module of this package.
 
-Each command module has ``register(subparsers)``, which adds its parser and
-sets ``handler``, a function of the parsed arguments returning the exit code.
+Each command module is read as click reads a command: its docstring is its
+help (the first line, in the list of commands) and its description (the
+rest, above its options); ``add_arguments(parser)`` adds its options;
+``run(args)`` runs it and returns the exit code; ``EPILOG``, where there is
+one, is printed below the options as it is written (examples).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import os
 import sys
 from collections.abc import Sequence
@@ -56,8 +60,27 @@ def _build() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
     for name in COMMANDS:
-        importlib.import_module(f"veletas.cli.{name}").register(subparsers)
+        _add_command(subparsers, name)
     return parser, dict(subparsers.choices)
+
+
+def _add_command(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser], name: str
+) -> None:
+    """The parser of the command module ``name``, as this module's docstring says."""
+    module = importlib.import_module(f"veletas.cli.{name}")
+    summary, _, description = inspect.cleandoc(module.__doc__ or "").partition("\n\n")
+    summary = " ".join(summary.split())
+    epilog: str | None = getattr(module, "EPILOG", None)
+    parser = subparsers.add_parser(
+        name,
+        help=summary,
+        description=description,
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter if epilog else argparse.HelpFormatter,
+    )
+    module.add_arguments(parser)
+    parser.set_defaults(handler=module.run)
 
 
 def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:

@@ -1,4 +1,11 @@
-"""``veletas analyse``: the bot's best moves in a position, with their chances."""
+"""search a position and print the best moves with their chances to win
+
+Search the position of a position string with the MCTS bot and print its
+most searched moves: each move's playouts, its share and the chance to win
+of the player to act after it, the proven result where the search proved one
+and the line it expects. The chance of the position is the mean of its
+moves' chances, weighted by their playouts.
+"""
 
 from __future__ import annotations
 
@@ -41,31 +48,21 @@ def budget(args: argparse.Namespace) -> tuple[float | None, int | None]:
     return args.seconds, args.iterations
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "analyse",
-        help="search a position and print the best moves with their chances to win",
-        description=(
-            "Search the position of a position string with the MCTS bot and print its "
-            "most searched moves: each move's playouts, its share and the chance to win "
-            "of the player to act after it, the proven result where the search proved "
-            "one and the line it expects. The chance of the position is the mean of its "
-            "moves' chances, weighted by their playouts."
-        ),
-        epilog=(
-            "examples:\n"
-            "  veletas analyse '7/2x4/7/1s5/7/o1s2s1/7 b play 3'\n"
-            "  veletas analyse '6/7/8/9/10/10/9/8/7/6 l open' --game meridians --seconds 3"
-        ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+EPILOG = (
+    "examples:\n"
+    "  veletas analyse '7/2x4/7/1s5/7/o1s2s1/7 b play 3'\n"
+    "  veletas analyse '6/7/8/9/10/10/9/8/7/6 l open' --game meridians --seconds 3"
+)
+"""The examples below the options of ``--help``."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("fen", help="the position string, e.g. '7/2x4/7/1s5/7/o1s2s1/7 b play 3'")
     parser.add_argument(
         "--top", type=options.positive, default=5, help="how many moves to list (default 5)"
     )
     add_search(parser, 1.0)
     options.add_rules(parser)
-    parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,13 +1,17 @@
-"""``veletas match``: bots against each other, many games in parallel, with
-the score, its interval and the Elo difference; or a round robin of several
-bots with their ratings (:mod:`veletas.match`)."""
+"""play bots against each other and rate them
+
+Play games between two players, A and B, and print the score, A's win rate
+with its 95% interval, the Elo difference, the first player's win rate and
+the swap rate under that pairing, and the game lengths. With --round-robin,
+play every pair of two or more players and print their ratings (a
+Bradley-Terry fit in Elo, random = 0) with 95% intervals.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-import textwrap
 from typing import Any
 
 from veletas import games as registry
@@ -52,21 +56,10 @@ plays the same games on any number of threads and on Ray. Ctrl-C stops and
 summarises the games finished."""
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "match",
-        help="play bots against each other and rate them",
-        description=textwrap.fill(
-            "Play games between two players, A and B, and print the score, A's win rate "
-            "with its 95% interval, the Elo difference, the first player's win rate and "
-            "the swap rate under that pairing, and the game lengths. With --round-robin, "
-            "play every pair of two or more players and print their ratings (a "
-            "Bradley-Terry fit in Elo, random = 0) with 95% intervals.",
-            width=88,
-        ),
-        epilog=PLAYERS,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+EPILOG = PLAYERS
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "players",
         nargs="+",
@@ -133,7 +126,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="with --ray, the games of one Ray task (default: a quarter of the games "
         "per CPU, at most 16)",
     )
-    parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,4 +1,8 @@
-"""``veletas perft``: count move sequences from a position, optionally per first move."""
+"""count the move sequences of a given length (move generator check)
+
+Count the move sequences of exactly DEPTH moves from a position (RULES.md
+section 6). With --divide, print the count below each first move.
+"""
 
 from __future__ import annotations
 
@@ -10,15 +14,7 @@ from veletas._implementation import IMPLEMENTATION
 from veletas.cli import options
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "perft",
-        help="count the move sequences of a given length (move generator check)",
-        description=(
-            "Count the move sequences of exactly DEPTH moves from a position "
-            "(RULES.md section 6). With --divide, print the count below each first move."
-        ),
-    )
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("depth", type=options.non_negative, help="the number of moves (0 or more)")
     parser.add_argument(
         "fen",
@@ -30,7 +26,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--fen", dest="fen_option", metavar="FEN", help="the position, given as an option instead"
     )
     parser.add_argument("--divide", action="store_true", help="print the count per first move")
-    parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,4 +1,9 @@
-"""``veletas play``: a game in the terminal, a human against a bot or two bots."""
+"""play a game in the terminal against a bot (or watch two bots)
+
+Play Veletas (or Meridians, with --game meridians) in the terminal: type
+moves in the notation of the rules, 'help' for the commands. With --bot2,
+two bots play each other.
+"""
 
 from __future__ import annotations
 
@@ -15,16 +20,7 @@ from veletas.limits import DEFAULT_SECONDS
 BOTS = ("mcts", "greedy", "random")
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "play",
-        help="play a game in the terminal against a bot (or watch two bots)",
-        description=(
-            "Play Veletas (or Meridians, with --game meridians) in the terminal: type "
-            "moves in the notation of the rules, 'help' for the commands. With --bot2, "
-            "two bots play each other."
-        ),
-    )
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     # The default game's quick rules (its smallest board) by default.
     options.add_rules(parser, **registry.get(registry.DEFAULT).options.QUICK)
     parser.add_argument("--bot", choices=BOTS, default="mcts", help="the opponent (default mcts)")
@@ -55,7 +51,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--name", default="human", help="your name in the saved record")
     saving.add_save(parser, "the game")
     parser.add_argument("--no-color", action="store_true", help="draw the board without colours")
-    parser.set_defaults(handler=run)
 
 
 def make_bot(kind: str, seconds: float, threads: int, seed: int) -> Any:

@@ -1,10 +1,11 @@
-"""``veletas playout``: the main job. Play many random games, then summarise them.
+"""play many random games and summarise them (the main job)
 
-The games are played in ranges (chunks) of game indices, so that a progress
-bar can follow them and Ctrl-C stops with every finished range kept. Ranges of
-one run fit together into exactly the games of one big run, wherever they
-were played: :func:`make_runner` picks who plays them, this machine's cores
-(:class:`LocalRunner`) or a Ray cluster (:class:`RayRunner`, ``--ray``).
+Play random games (by default 100,000 of the standard game, on every core)
+and print a summary: games per second, the win rates of Black, White and the
+first player with 95% intervals, the swap rate, the game length and the
+final claims. The same seed gives the same games on any number of threads,
+or on a Ray cluster (--ray). Ctrl-C stops early and summarises the games
+already played.
 """
 
 from __future__ import annotations
@@ -141,19 +142,7 @@ class RayRunner:
                     self.where = distributed.where_played(where, played_on)
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "playout",
-        help="play many random games and summarise them (the main job)",
-        description=(
-            "Play random games (by default 100,000 of the standard game, on every core) "
-            "and print a summary: games per second, the win rates of Black, White and "
-            "the first player with 95% intervals, the swap rate, the game length and "
-            "the final claims. The same seed gives the same games on any number of "
-            "threads, or on a Ray cluster (--ray). Ctrl-C stops early and summarises "
-            "the games already played."
-        ),
-    )
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--games",
         type=_games,
@@ -215,7 +204,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "the games kept in memory (their moves take about 300 bytes a standard game)",
     )
     add_runner_options(parser)
-    parser.set_defaults(handler=run)
 
 
 def add_runner_options(parser: argparse.ArgumentParser) -> None:

@@ -1,4 +1,9 @@
-"""``veletas replay``: step through a recorded game in the terminal."""
+"""step through a game of a record file
+
+Show the positions of a recorded game one by one: Enter or n for the next
+move, p for the previous one, q to quit. With --all (or when the input is
+not a terminal), print every position.
+"""
 
 from __future__ import annotations
 
@@ -9,16 +14,7 @@ from veletas import records
 from veletas.cli import draw, options
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "replay",
-        help="step through a game of a record file",
-        description=(
-            "Show the positions of a recorded game one by one: Enter or n for the "
-            "next move, p for the previous one, q to quit. With --all (or when the "
-            "input is not a terminal), print every position."
-        ),
-    )
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="a record file (docs/records.md)")
     parser.add_argument(
         "--number",
@@ -37,7 +33,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("--all", action="store_true", help="print every position and stop")
     parser.add_argument("--no-color", action="store_true", help="draw without colours")
-    parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:

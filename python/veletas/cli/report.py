@@ -1,4 +1,14 @@
-"""``veletas report``: the report of a playout run, as one HTML file."""
+"""write the report of saved games: win rates, game length, openings, as HTML
+
+Write a self-contained HTML report of the games of FILE (saved by 'veletas
+playout --save', a Parquet dataset or game records): the first player's win
+rate with and without the pie swap, the game length, how games end (Veletas:
+the final claims; Meridians: the stones left and removed), the first
+player's win rate by the first placements drawn on the board (Veletas: the
+squares of the first shooter and stone; Meridians: the first stone's point
+on the hexagon), and the game metrics, each proportion with its Wilson 95%
+interval. Needs the extra report.
+"""
 
 from __future__ import annotations
 
@@ -11,21 +21,7 @@ from veletas._paths import why_not_readable
 FORMATS = ("png", "pdf", "svg")
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "report",
-        help="write the report of saved games: win rates, game length, openings, as HTML",
-        description=(
-            "Write a self-contained HTML report of the games of FILE (saved by 'veletas "
-            "playout --save', a Parquet dataset or game records): the first player's win "
-            "rate with and without the pie swap, the game length, how games end (Veletas: "
-            "the final claims; Meridians: the stones left and removed), the first player's "
-            "win rate by the first placements drawn on the board (Veletas: the squares of "
-            "the first shooter and stone; Meridians: the first stone's point on the "
-            "hexagon), and the game metrics, each proportion with its Wilson 95% interval. "
-            "Needs the extra report."
-        ),
-    )
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="a Parquet dataset (.parquet) or a file of game records")
     parser.add_argument(
         "--out",
@@ -41,7 +37,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "HTML-figures beside the report (may be given more than once)",
     )
     parser.add_argument("--title", help="the report's title (default: what the games are)")
-    parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,4 +1,13 @@
-"""``veletas review``: a recorded game move by move, the bot's chances and the mistakes."""
+"""go through a recorded game: the chances to win before and after each move,
+the preferred moves and the mistakes
+
+Search every position of a recorded game (written by 'veletas play --save',
+'veletas match --save' or the page of 'veletas serve') and print, for every
+move, the mover's chance to win before and after it, the move the search
+preferred, and the mistakes: moves other than the preferred one after which
+the mover's chance dropped by more than the threshold. With --out, also
+write a self-contained HTML page with the win-chance curve.
+"""
 
 from __future__ import annotations
 
@@ -27,27 +36,16 @@ def threshold(text: str) -> float:
     return value
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "review",
-        help="go through a recorded game: the chances to win before and after each move, "
-        "the preferred moves and the mistakes",
-        description=(
-            "Search every position of a recorded game (written by 'veletas play --save', "
-            "'veletas match --save' or the page of 'veletas serve') and print, for every "
-            "move, the mover's chance to win before and after it, the move the search "
-            "preferred, and the mistakes: moves other than the preferred one after which "
-            "the mover's chance dropped by more than the threshold. With --out, also "
-            "write a self-contained HTML page with the win-chance curve."
-        ),
-        epilog=(
-            "examples:\n"
-            "  veletas review games.txt\n"
-            "  veletas review games.txt --number 3 --seconds 2 --out game3.html\n"
-            "  veletas review games.txt --iterations 20000 --threshold 10%"
-        ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+EPILOG = (
+    "examples:\n"
+    "  veletas review games.txt\n"
+    "  veletas review games.txt --number 3 --seconds 2 --out game3.html\n"
+    "  veletas review games.txt --iterations 20000 --threshold 10%"
+)
+"""The examples below the options of ``--help``."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="a record file (docs/records.md)")
     parser.add_argument(
         "--number",
@@ -74,7 +72,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="replace an existing --out HTML",
     )
     add_search(parser, DEFAULT_SECONDS)
-    parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,4 +1,11 @@
-"""``veletas serve``: the web page to play and watch, on a local server."""
+"""a web page to play the bot, watch it, and step through games
+
+Serve the web page of veletas: play the bot by clicks, watch it play itself,
+step through games, load positions and records. It listens on 127.0.0.1
+(this machine only) unless --host says otherwise. Needs the serve extra
+(from a clone of veletas, pip install '.[serve]'; with a wheel, pip install
+'veletas-VERSION.whl[serve]'). The API and the limits are in docs/serve.md.
+"""
 
 from __future__ import annotations
 
@@ -22,17 +29,7 @@ SERVE_EXTRA = (
 """How to install the extra: the package is installed from a clone or a wheel."""
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "serve",
-        help="a web page to play the bot, watch it, and step through games",
-        description=(
-            "Serve the web page of veletas: play the bot by clicks, watch it play itself, "
-            "step through games, load positions and records. It listens on 127.0.0.1 "
-            "(this machine only) unless --host says otherwise. Needs the serve extra "
-            f"({SERVE_EXTRA}). The API and the limits are in docs/serve.md."
-        ),
-    )
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="the address (default 127.0.0.1)")
     parser.add_argument(
         "--port", type=_port, default=8000, help="the port (default 8000; 0 picks a free one)"
@@ -108,7 +105,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="NAME",
         help="also accept requests for this host name (besides localhost and IP addresses)",
     )
-    parser.set_defaults(handler=run)
 
 
 def _port(text: str) -> int:

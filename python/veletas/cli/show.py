@@ -1,4 +1,7 @@
-"""``veletas show``: print a position, or draw it as SVG."""
+"""print a position given as a position string, or draw it as SVG
+
+Print the board of a position string; with --svg, draw it to a file.
+"""
 
 from __future__ import annotations
 
@@ -10,12 +13,7 @@ from veletas import games as registry
 from veletas.cli import draw, options
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "show",
-        help="print a position given as a position string, or draw it as SVG",
-        description="Print the board of a position string; with --svg, draw it to a file.",
-    )
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("fen", help="the position string, e.g. '7/7/7/7/7/7/7 b setup 3'")
     parser.add_argument(
         "--svg",
@@ -31,7 +29,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     # --size is the board's, as in every command (the picture's is --width).
     options.add_rules(parser)
     parser.add_argument("--no-color", action="store_true", help="print without colours")
-    parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:

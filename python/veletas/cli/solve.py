@@ -1,4 +1,12 @@
-"""``veletas solve``: whether the player to act can force a win, exactly."""
+"""solve a position exactly: a win or a loss for the player to act
+
+Solve the position of a position string exactly, with a depth-first
+proof-number search: whether the player to act can force a win, a winning
+move, the positions searched, the time and the size of the proof. Small
+boards and the ends of games solve in moments; a budget (--seconds,
+--max-nodes) stops a long solve with the value unknown. A line on stderr
+every second says how far a long solve is; Ctrl-C stops it.
+"""
 
 from __future__ import annotations
 
@@ -15,26 +23,16 @@ from veletas.limits import SOLVER_MEMORY
 _MIB = 1 << 20
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "solve",
-        help="solve a position exactly: a win or a loss for the player to act",
-        description=(
-            "Solve the position of a position string exactly, with a depth-first "
-            "proof-number search: whether the player to act can force a win, a winning "
-            "move, the positions searched, the time and the size of the proof. Small "
-            "boards and the ends of games solve in moments; a budget (--seconds, "
-            "--max-nodes) stops a long solve with the value unknown. A line on stderr "
-            "every second says how far a long solve is; Ctrl-C stops it."
-        ),
-        epilog=(
-            "examples:\n"
-            "  veletas solve '1o5/sx5/xx5/7/3s3/7/1o3oX b play 3'\n"
-            "  veletas solve 's4/2s2/1xsoo/5/5 w play 3' --proof win.json\n"
-            "  veletas solve FEN --game meridians --seconds 60 --memory 2048"
-        ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+EPILOG = (
+    "examples:\n"
+    "  veletas solve '1o5/sx5/xx5/7/3s3/7/1o3oX b play 3'\n"
+    "  veletas solve 's4/2s2/1xsoo/5/5 w play 3' --proof win.json\n"
+    "  veletas solve FEN --game meridians --seconds 60 --memory 2048"
+)
+"""The examples below the options of ``--help``."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "fen", help="the position string, e.g. '1o5/sx5/xx5/7/3s3/7/1o3oX b play 3'"
     )
@@ -72,7 +70,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "time, the memory shared among them (default 1)",
     )
     options.add_rules(parser)
-    parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
