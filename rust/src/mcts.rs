@@ -171,7 +171,7 @@ pub struct ActionStats {
     pub visits: u64,
     /// The mean result for the seat to act at the root: 1 a win, 0 a loss.
     pub value: f64,
-    /// What the solver proved of it for the seat to act at the root:
+    /// What the search proved of it for the seat to act at the root:
     /// `Some(true)` a win, `Some(false)` a loss, `None` nothing.
     pub proven: Option<bool>,
 }
@@ -186,7 +186,7 @@ pub struct LineStats {
     pub visits: u64,
     /// The mean result for the seat that took the line's last decision.
     pub value: f64,
-    /// What the solver proved of the line for that seat: `Some(true)` a
+    /// What the search proved of the line for that seat: `Some(true)` a
     /// win, `Some(false)` a loss, `None` nothing.
     pub proven: Option<bool>,
 }

@@ -59,11 +59,11 @@ impl<const PIECES: usize, const INDICES: usize> Keys<PIECES, INDICES> {
         self.phases[phase]
     }
 
-    /// The key of the turn field: the second colour to act (the first's key
-    /// is 0).
+    /// The key of the turn field: its one key when the colour that has it
+    /// (`keyed`) is to act, 0 for the other.
     #[inline]
-    pub const fn second_to_act(&self) -> u64 {
-        self.second_to_act
+    pub const fn turn(&self, keyed: bool) -> u64 {
+        if keyed { self.second_to_act } else { 0 }
     }
 
     /// Every key, in the order of the stream.

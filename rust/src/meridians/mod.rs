@@ -39,12 +39,12 @@ pub mod solve;
 pub mod symmetry;
 pub mod zobrist;
 
+pub use crate::game::{perft, perft_divide};
 pub use bitboard::{Bitboard, Direction};
 pub use color::Color;
 pub use decision::{Actions, DecisionState, IllegalAction};
 pub use fen::{FenError, FenField};
 pub use moves::{Move, ParseMoveError};
-pub use perft::{perft, perft_divide};
 pub use point::{ParsePointError, Point};
 pub use position::{Illegal, ParsePhaseError, Phase, PlayError, Position};
 pub use size::{ParseSizeError, Size};

@@ -1,46 +1,20 @@
 //! Perft: counting move sequences to check move generation (MERIDIANS.md
-//! section 7), with the one generic perft of [`crate::game`].
+//! section 7), by the one generic perft of [`crate::game`], which the room
+//! re-exports; here, what a Meridians position gives it.
+//!
+//! ```
+//! use _veletas::meridians::{Position, Size, perft, perft_divide};
+//!
+//! let start = Position::new(Size::S6_7);
+//! assert_eq!(perft(&start, 1), 114);
+//! assert_eq!(perft(&start, 2), 12882);
+//! let divide = perft_divide(&Position::new(Size::S5_6).with_pie(true), 2);
+//! assert_eq!((divide.len(), divide[0].0.to_string(), divide[0].1), (80, "a1".into(), 79));
+//! ```
 
 use super::moves::Move;
 use super::position::Position;
-use crate::game::{self, MovePosition};
-
-/// The number of move sequences of exactly `depth` moves from `pos`.
-///
-/// `perft(pos, 0) == 1` and `perft(pos, 1)` is the number of legal moves,
-/// counted without listing them (as is the last ply of any depth). A
-/// finished game has no moves.
-///
-/// # Examples
-///
-/// ```
-/// use _veletas::meridians::{Position, Size, perft};
-///
-/// let start = Position::new(Size::S6_7);
-/// assert_eq!(perft(&start, 1), 114);
-/// assert_eq!(perft(&start, 2), 12882);
-/// ```
-pub fn perft(pos: &Position, depth: u32) -> u64 {
-    game::perft(pos, depth)
-}
-
-/// The perft count below each legal move at `depth` (so for `depth - 1`
-/// after it), in canonical move order. Empty for `depth == 0`.
-///
-/// # Examples
-///
-/// ```
-/// use _veletas::meridians::{Position, Size, perft_divide};
-///
-/// let start = Position::new(Size::S5_6).with_pie(true);
-/// let divide = perft_divide(&start, 2);
-/// assert_eq!(divide.len(), 80);
-/// assert_eq!(divide[0].0.to_string(), "a1");
-/// assert_eq!(divide[0].1, 79);
-/// ```
-pub fn perft_divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
-    game::perft_divide(pos, depth)
-}
+use crate::game::MovePosition;
 
 impl MovePosition for Position {
     type Move = Move;
@@ -64,6 +38,7 @@ impl MovePosition for Position {
 mod tests {
     use super::super::size::Size;
     use super::*;
+    use crate::game::{perft, perft_divide};
 
     #[test]
     fn start_of_every_size() {

@@ -268,7 +268,8 @@ impl Position {
     }
 
     fn compute_hash(&self) -> u64 {
-        let mut hash = zobrist::phase(self.phase) ^ zobrist::turn(self.turn);
+        let mut hash = zobrist::KEYS.phase(self.phase as usize)
+            ^ zobrist::KEYS.turn(self.turn == Color::Light);
         for color in Color::ALL {
             for point in self.stones(color) {
                 hash ^= zobrist::stone(color, point);
@@ -772,13 +773,14 @@ impl Position {
 
     #[inline]
     fn set_phase(&mut self, phase: Phase) {
-        self.hash ^= zobrist::phase(self.phase) ^ zobrist::phase(phase);
+        self.hash ^= zobrist::KEYS.phase(self.phase as usize) ^ zobrist::KEYS.phase(phase as usize);
         self.phase = phase;
     }
 
     #[inline]
     fn set_turn(&mut self, turn: Color) {
-        self.hash ^= zobrist::turn(self.turn) ^ zobrist::turn(turn);
+        self.hash ^= zobrist::KEYS.turn(self.turn == Color::Light)
+            ^ zobrist::KEYS.turn(turn == Color::Light);
         self.turn = turn;
     }
 }
@@ -1088,12 +1090,18 @@ mod tests {
         assert_eq!(p.zobrist(), p.compute_hash());
     }
 
-    #[test]
-    fn hinted_removals_match_the_definition() {
-        let mut rng = Rng::for_game(11, 0);
-        let mut removals = 0;
+    /// Plays `games` random games of every size (the pie rule on every
+    /// other), handing each position and the move drawn there to `play`,
+    /// which plays it; returns the final positions.
+    fn random_games(
+        seed: u64,
+        games: u32,
+        mut play: impl FnMut(&mut Position, Move),
+    ) -> Vec<Position> {
+        let mut rng = Rng::for_game(seed, 0);
+        let mut ends = Vec::new();
         for size in Size::ALL {
-            for game in 0..60 {
+            for game in 0..games {
                 let mut p = Position::new(size).with_pie(game % 2 == 0);
                 loop {
                     let moves = p.legal_moves();
@@ -1101,29 +1109,41 @@ mod tests {
                         break;
                     }
                     let m = moves[rng.below(moves.len() as u64) as usize];
-                    let before = p;
-                    let removed = p.play(m).unwrap();
-                    assert_eq!(p.zobrist(), p.compute_hash());
-                    // The legal placements kept by the move are those of the
-                    // position read afresh, and in play those by definition.
-                    let read = Position::from_fen(&p.fen(), p.pie()).unwrap();
-                    assert_eq!(p.legal_placements(), read.legal_placements());
-                    if p.phase() == Phase::Play {
-                        assert_eq!(p.legal_placements(), placements_by_definition(&p));
-                    }
-                    if before.phase() == Phase::Play {
-                        let (after, dead) = place_by_definition(&before, m.point().unwrap());
-                        assert_eq!(removed, dead, "{m} in {}", before.fen());
-                        assert_eq!(p, after, "{m} in {}", before.fen());
-                        removals += usize::from(dead.any());
-                        // From a position string, every group is examined.
-                        let mut fresh = Position::from_fen(&before.fen(), before.pie()).unwrap();
-                        assert_eq!(fresh.play_unchecked(m), dead);
-                    }
-                    assert!(p.stone_count(Color::Light) + p.stone_count(Color::Dark) > 0);
+                    play(&mut p, m);
                 }
-                assert!(p.winner().is_some(), "{}", p.fen());
+                ends.push(p);
             }
+        }
+        ends
+    }
+
+    #[test]
+    fn hinted_removals_match_the_definition() {
+        let mut removals = 0;
+        let ends = random_games(11, 60, |p, m| {
+            let before = *p;
+            let removed = p.play(m).unwrap();
+            assert_eq!(p.zobrist(), p.compute_hash());
+            // The legal placements kept by the move are those of the
+            // position read afresh, and in play those by definition.
+            let read = Position::from_fen(&p.fen(), p.pie()).unwrap();
+            assert_eq!(p.legal_placements(), read.legal_placements());
+            if p.phase() == Phase::Play {
+                assert_eq!(p.legal_placements(), placements_by_definition(p));
+            }
+            if before.phase() == Phase::Play {
+                let (after, dead) = place_by_definition(&before, m.point().unwrap());
+                assert_eq!(removed, dead, "{m} in {}", before.fen());
+                assert_eq!(*p, after, "{m} in {}", before.fen());
+                removals += usize::from(dead.any());
+                // From a position string, every group is examined.
+                let mut fresh = Position::from_fen(&before.fen(), before.pie()).unwrap();
+                assert_eq!(fresh.play_unchecked(m), dead);
+            }
+            assert!(p.stone_count(Color::Light) + p.stone_count(Color::Dark) > 0);
+        });
+        for p in ends {
+            assert!(p.winner().is_some(), "{}", p.fen());
         }
         assert!(removals > 100, "{removals} removals");
     }
@@ -1131,40 +1151,29 @@ mod tests {
     /// Plays random games with the kernel `k` beside the portable one
     /// (which `hinted_removals_match_the_definition` checks), checking that
     /// every move leaves the same position, legal placements and cut lines.
-    fn check_back_end<K: Bits>(k: K) {
-        let mut rng = Rng::for_game(13, 0);
+    fn check_kernel<K: Bits>(k: K) {
         let mut cuts = 0;
-        for size in Size::ALL {
-            for game in 0..40 {
-                let mut p = Position::new(size).with_pie(game % 2 == 0);
-                loop {
-                    let moves = p.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    let m = moves[rng.below(moves.len() as u64) as usize];
-                    let Move::Place(point) = m else {
-                        p.play_unchecked(m);
-                        continue;
-                    };
-                    let mut q = p;
-                    let removed = p.place_with(Portable, point);
-                    assert_eq!(q.place_with(k, point), removed);
-                    assert_eq!((q, q.hash, q.legal, q.hint), (p, p.hash, p.legal, p.hint));
-                    assert_eq!(q.cuts, p.cuts);
-                    cuts += usize::from(p.cuts != 0);
-                }
-            }
-        }
+        random_games(13, 40, |p, m| {
+            let Move::Place(point) = m else {
+                p.play_unchecked(m);
+                return;
+            };
+            let mut q = *p;
+            let removed = p.place_with(Portable, point);
+            assert_eq!(q.place_with(k, point), removed);
+            assert_eq!((q, q.hash, q.legal, q.hint), (*p, p.hash, p.legal, p.hint));
+            assert_eq!(q.cuts, p.cuts);
+            cuts += usize::from(p.cuts != 0);
+        });
         assert!(cuts > 100, "{cuts} positions with cut lines");
     }
 
     #[cfg(target_arch = "x86_64")]
     #[test]
-    fn avx2_back_end_plays_like_the_portable_one() {
+    fn the_x86_v3_kernel_plays_like_the_portable_one() {
         // Not on a CPU without AVX2: nothing to test there.
-        if let Some(avx2) = X86V3::detect() {
-            check_back_end(avx2);
+        if let Some(x86_v3) = X86V3::detect() {
+            check_kernel(x86_v3);
         }
     }
 }

@@ -41,6 +41,16 @@ impl<'py> Given<'py> {
     }
 }
 
+/// Whether the pie swap is among the moves of `board`'s `move_stack` (a
+/// board of either engine: the reference's has no native position to ask).
+pub fn swap_in_move_stack(board: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let mut swapped = false;
+    for m in board.getattr("move_stack")?.try_iter()? {
+        swapped |= m?.getattr("is_swap")?.is_truthy()?;
+    }
+    Ok(swapped)
+}
+
 /// The most threads a search may ask for (`veletas.limits.MAX_THREADS`).
 pub const MAX_THREADS: usize = 256;
 

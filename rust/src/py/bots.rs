@@ -89,16 +89,21 @@ pub fn analyse<G: Turns + Solvable>(
     }))
 }
 
-/// Defines `PyMctsPlayer`, the class of a game's search player: its Python
-/// name, the decision state `G` it searches, and the arguments that give
-/// the position to search (`fen`, the game's rule options and `swapped`),
-/// with the expression that makes the state of them.
-macro_rules! mcts_player_class {
+/// Defines a game's two searches, which read a position alike: its exact
+/// solver, the function `$solve` ([`crate::py::solve::solve_function`]),
+/// and `PyMctsPlayer`, the class of its search player under its Python
+/// name; given the decision state they search and the arguments that give
+/// the position (`fen`, the game's rule options and `swapped`), with the
+/// expression that makes the state of them.
+macro_rules! search_bindings {
     (
         $name:literal,
+        $solve:ident,
         $state:ty,
         ($($arg:ident: $arg_ty:ty),+) => $state_of:expr
     ) => {
+        $crate::py::solve::solve_function!($solve, ($($arg: $arg_ty),+) => $state_of);
+
         /// The Monte Carlo tree search player; it keeps its trees between
         /// calls.
         #[pyo3::pyclass(name = $name, module = "veletas._veletas")]
@@ -228,4 +233,4 @@ macro_rules! move_choices {
     };
 }
 
-pub(crate) use {mcts_player_class, move_choices};
+pub(crate) use {move_choices, search_bindings};

@@ -36,12 +36,12 @@ pub mod square;
 pub mod symmetry;
 pub mod zobrist;
 
+pub use crate::game::{perft, perft_divide};
 pub use bitboard::Bitboard;
 pub use color::Color;
 pub use decision::{Actions, DecisionState, Stage};
 pub use fen::{CountsError, FenError, FenField};
 pub use moves::{Move, ParseMoveError};
-pub use perft::{perft, perft_divide};
 pub use position::{Illegal, Phase, Piece, PlayError, Position};
 pub use rules::{Lines, Rules, RulesError, SetupRule, Variant};
 pub use square::{ParseSquareError, Square};

@@ -1,4 +1,14 @@
-//! Perft: counting move sequences to check move generation (RULES.md section 6).
+//! Perft: counting move sequences to check move generation (RULES.md
+//! section 6), by the one generic perft of [`crate::game`], which the room
+//! re-exports; here, what a Veletas position gives it, with the counting
+//! shortcuts of the last ply.
+//!
+//! ```
+//! use _veletas::veletas::{Position, Rules, Variant, perft};
+//!
+//! let start = Position::new(Rules::variant(Variant::Small));
+//! assert_eq!(perft(&start, 1), 25);
+//! ```
 
 use super::bitboard::Bitboard;
 use super::lines;
@@ -6,30 +16,7 @@ use super::moves::Move;
 use super::position::{Phase, Position};
 use super::rules::Lines;
 use super::square::Square;
-use crate::game::{self, MovePosition};
-
-/// The number of move sequences of exactly `depth` moves from `pos`.
-///
-/// `perft(pos, 0) == 1` and `perft(pos, 1)` is the number of legal moves,
-/// counted without generating them (as is the last ply of any depth).
-///
-/// # Examples
-///
-/// ```
-/// use _veletas::veletas::{Position, Rules, Variant, perft};
-///
-/// let start = Position::new(Rules::variant(Variant::Small));
-/// assert_eq!(perft(&start, 1), 25);
-/// ```
-pub fn perft(pos: &Position, depth: u32) -> u64 {
-    game::perft(pos, depth)
-}
-
-/// The perft count below each legal move at `depth` (so for `depth - 1`
-/// after it), in canonical move order. Empty for `depth == 0`.
-pub fn perft_divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
-    game::perft_divide(pos, depth)
-}
+use crate::game::MovePosition;
 
 impl MovePosition for Position {
     type Move = Move;
@@ -204,6 +191,7 @@ impl Group {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::{perft, perft_divide};
     use crate::veletas::{Lines, Rules, SetupRule, Variant};
 
     /// Perft by generating every level, as a check on the counting shortcuts.

@@ -329,7 +329,8 @@ impl Position {
     }
 
     fn compute_hash(&self) -> u64 {
-        let mut hash = zobrist::phase(self.phase) ^ zobrist::turn(self.turn);
+        let mut hash = zobrist::KEYS.phase(self.phase as usize)
+            ^ zobrist::KEYS.turn(self.turn == Color::White);
         for piece in Piece::ALL {
             for square in self.pieces(piece) {
                 hash ^= zobrist::piece(piece, square);
@@ -553,13 +554,14 @@ impl Position {
 
     #[inline]
     fn set_phase(&mut self, phase: Phase) {
-        self.hash ^= zobrist::phase(self.phase) ^ zobrist::phase(phase);
+        self.hash ^= zobrist::KEYS.phase(self.phase as usize) ^ zobrist::KEYS.phase(phase as usize);
         self.phase = phase;
     }
 
     #[inline]
     fn set_turn(&mut self, turn: Color) {
-        self.hash ^= zobrist::turn(self.turn) ^ zobrist::turn(turn);
+        self.hash ^= zobrist::KEYS.turn(self.turn == Color::White)
+            ^ zobrist::KEYS.turn(turn == Color::White);
         self.turn = turn;
     }
 

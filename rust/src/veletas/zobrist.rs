@@ -1,7 +1,6 @@
 //! Zobrist keys, generated at compile time, for position hashes.
 
-use super::color::Color;
-use super::position::{Phase, Piece};
+use super::position::Piece;
 use super::square::Square;
 use crate::zobrist::Keys;
 
@@ -12,19 +11,4 @@ pub(crate) static KEYS: Keys<5, 128> = Keys::new(0x5645_4c45_5441_5321); // "VEL
 #[inline]
 pub fn piece(piece: Piece, square: Square) -> u64 {
     KEYS.piece(piece as usize, square.index())
-}
-
-/// The key of the phase field.
-#[inline]
-pub fn phase(phase: Phase) -> u64 {
-    KEYS.phase(phase as usize)
-}
-
-/// The key of the turn field: White to act; Black's key is 0.
-#[inline]
-pub fn turn(color: Color) -> u64 {
-    match color {
-        Color::Black => 0,
-        Color::White => KEYS.second_to_act(),
-    }
 }

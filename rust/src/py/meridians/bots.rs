@@ -6,11 +6,11 @@ use pyo3::prelude::*;
 use super::board::position_from_fen;
 use crate::meridians::DecisionState;
 use crate::meridians::bots::{greedy_move, random_move};
-use crate::py::bots::{mcts_player_class, move_choices};
-use crate::py::solve::solve_function;
+use crate::py::bots::{move_choices, search_bindings};
 
-mcts_player_class!(
+search_bindings!(
     "MeridiansMctsPlayer",
+    meridians_solve,
     DecisionState,
     (fen: &Bound<'_, PyAny>, pie: bool, swapped: bool) =>
         DecisionState::with_swapped(position_from_fen(fen, pie)?, swapped)
@@ -20,10 +20,4 @@ move_choices!(
     meridians_random_move, meridians_greedy_move,
     (fen: &Bound<'_, PyAny>, pie: bool) => position_from_fen(fen, pie)?,
     random_move, greedy_move
-);
-
-solve_function!(
-    meridians_solve,
-    (fen: &Bound<'_, PyAny>, pie: bool, swapped: bool) =>
-        DecisionState::with_swapped(position_from_fen(fen, pie)?, swapped)
 );

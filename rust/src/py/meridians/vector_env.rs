@@ -9,7 +9,7 @@ use pyo3::types::{PyDict, PyString, PyTuple, PyType};
 use super::board::{PyBoard, position_from_fen};
 use super::types;
 use crate::meridians::{DecisionState, Position, Size};
-use crate::py::args::Given;
+use crate::py::args::{Given, swap_in_move_stack};
 use crate::py::errors::InvalidRulesError;
 use crate::py::vector::{
     Envs, env_args, env_methods, opponent_arg, python_bool, seat_arg, seat_repr, starts_arg,
@@ -24,24 +24,14 @@ fn parse_start(value: &Bound<'_, PyAny>, size: Size, pie: bool) -> PyResult<Deci
     let state = if value.is_instance_of::<PyString>() {
         DecisionState::new(position_from_fen(value, pie)?)
     } else if let Ok(board) = value.extract::<PyRef<'_, PyBoard>>() {
-        let swapped = value
-            .getattr("move_stack")?
-            .try_iter()?
-            .try_fold(false, |any, m| {
-                Ok::<_, PyErr>(any | m?.getattr("is_swap")?.is_truthy()?)
-            })?;
+        let swapped = swap_in_move_stack(value)?;
         DecisionState::with_swapped(*board.position(), swapped)
     } else if let Ok((fen, swapped)) = value.extract::<(Bound<'_, PyString>, bool)>() {
         DecisionState::with_swapped(position_from_fen(fen.as_any(), pie)?, swapped)
     } else if value.hasattr("fen")? && value.hasattr("move_stack")? {
         // A board of the reference engine.
         let fen = value.call_method0("fen")?;
-        let swapped = value
-            .getattr("move_stack")?
-            .try_iter()?
-            .try_fold(false, |any, m| {
-                Ok::<_, PyErr>(any | m?.getattr("is_swap")?.is_truthy()?)
-            })?;
+        let swapped = swap_in_move_stack(value)?;
         DecisionState::with_swapped(position_from_fen(&fen, pie)?, swapped)
     } else if value.hasattr("board")? && value.hasattr("swapped")? {
         // A decision state of the encoding: its board and swap.

@@ -6,8 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyString;
 
 use super::board::{parse_setup_rule, position_from_fen};
-use crate::py::bots::{mcts_player_class, move_choices};
-use crate::py::solve::solve_function;
+use crate::py::bots::{move_choices, search_bindings};
 use crate::veletas::bots::{greedy_move as core_greedy, random_move as core_random};
 use crate::veletas::{DecisionState, Lines, Position};
 
@@ -23,8 +22,9 @@ fn position(
     Ok(position.with_claimed_shooters_block(claimed_shooters_block))
 }
 
-mcts_player_class!(
+search_bindings!(
     "MctsPlayer",
+    solve,
     DecisionState,
     (
         fen: &Bound<'_, PyString>,
@@ -47,18 +47,4 @@ move_choices!(
         claimed_shooters_block: bool
     ) => position(fen, setup_rule, shooters_block, claimed_shooters_block)?,
     core_random, core_greedy
-);
-
-solve_function!(
-    solve,
-    (
-        fen: &Bound<'_, PyString>,
-        setup_rule: &str,
-        shooters_block: bool,
-        claimed_shooters_block: bool,
-        swapped: bool
-    ) => DecisionState::with_swapped(
-        position(fen, setup_rule, shooters_block, claimed_shooters_block)?,
-        swapped
-    )
 );

@@ -9,6 +9,7 @@ use super::base;
 use super::board::{Given, PyBoard, parse_setup_rule, position_from_fen};
 use super::decision::PyDecisionState;
 use super::error::CoreError;
+use crate::py::args::swap_in_move_stack;
 use crate::py::errors::{InvalidFenError, InvalidRulesError};
 use crate::py::vector::{
     Envs, env_args, env_methods, opponent_arg, python_bool, seat_arg, seat_repr,
@@ -34,11 +35,7 @@ fn parse_start(value: &Bound<'_, PyAny>, rules: Rules) -> PyResult<DecisionState
         let position =
             position_from_fen(fen.cast::<PyString>()?, rules.setup_rule(), rules.lines())?
                 .with_claimed_shooters_block(rules.claimed_shooters_block());
-        let mut swapped = false;
-        for m in value.getattr("move_stack")?.try_iter()? {
-            swapped |= m?.getattr("is_swap")?.is_truthy()?;
-        }
-        DecisionState::with_swapped(position, swapped)
+        DecisionState::with_swapped(position, swap_in_move_stack(value)?)
     } else {
         return Err(pyo3::exceptions::PyTypeError::new_err(format!(
             "a start is a position string, a Board or a DecisionState, not {}",
