@@ -20,6 +20,8 @@ a room* when it
   "meridians")``), or
 - builds a module path into a room (``f"veletas.games.{name}.playouts"``,
   ``"veletas.games.veletas.svg"``), or
+- walks the registry's table (``registry.GAMES``) rather than asking it
+  (``registry.every()``, ``registry.get``), or
 - spells out a rules option that only some games have (``variant``,
   ``shooters_block``), as a parameter or a keyword argument, or reads one
   by name (``getattr(rules, "pie")``): the options are the room's, passed
@@ -239,6 +241,13 @@ def _reaches(name: str, tree: ast.Module, known: dict[str, Path]) -> Iterator[Re
             yield Reach(name, node.lineno, "names the module", node.value)
         elif isinstance(node, (ast.arg, ast.keyword)) and node.arg in options:
             yield Reach(name, node.lineno, "spells out the rules option", str(node.arg))
+        elif (
+            isinstance(node, ast.Attribute)
+            and node.attr == "GAMES"
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "registry"
+        ):
+            yield Reach(name, node.lineno, "walks the table", "registry.GAMES")
         elif (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)

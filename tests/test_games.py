@@ -56,6 +56,13 @@ def test_the_room_names_its_game(game: games.Game) -> None:
     assert games.game_of(game.reference().Board()) is game
 
 
+def test_a_title_of_no_game_is_refused_by_name() -> None:
+    with pytest.raises(
+        ValueError, match=r"unknown game 'Chess'; expected 'Veletas' or 'Meridians'"
+    ):
+        games.by_title("Chess")
+
+
 def test_the_rules_options_are_keywords_of_the_board(game: games.Game) -> None:
     keywords = inspect.signature(game.playouts.playouts).parameters
     for option in game.options.RULES:

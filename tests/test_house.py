@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import grimp
 import house
 
 
@@ -139,3 +140,35 @@ def test_the_contract_types_every_member_by_more_than_any_call() -> None:
         and ast.unparse(node.slice).strip("()") == "..., Any"
     ]
     assert loose == [], f"members typed Callable[..., Any] at lines {loose}"
+
+
+def test_an_independent_reading_finds_the_same_imports_and_no_circle() -> None:
+    # grimp reads the package's imports with a parser of its own (deferred
+    # ones and those under TYPE_CHECKING too). It cannot see the compiled
+    # module: it reads `from veletas import _veletas` as an import of the
+    # package and drops `from veletas._veletas import X`; the imports of the
+    # compiled module are left out of both sides.
+    graph = grimp.build_graph("veletas", cache_dir=None)
+    compiled = "veletas._veletas"
+    ours = {
+        (module, imported)
+        for module, targets in house.import_graph().items()
+        for imported in targets
+    }
+    of_compiled = {module for module, imported in ours if imported == compiled}
+    ours = {(module, imported) for module, imported in ours if imported != compiled}
+    theirs = {
+        (module, imported)
+        for module in graph.modules
+        for imported in graph.find_modules_directly_imported_by(module)
+        if not (imported == "veletas" and module in of_compiled and (module, imported) not in ours)
+    }
+    assert theirs == ours
+    assert house.circles(_as_graph(theirs)) == []
+
+
+def _as_graph(edges: set[tuple[str, str]]) -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {}
+    for module, imported in edges:
+        graph.setdefault(module, set()).add(imported)
+    return graph

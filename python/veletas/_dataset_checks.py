@@ -86,7 +86,7 @@ def check_metadata(meta: Any) -> None:
     if not isinstance(meta, dict):
         raise DatasetError(f"the dataset's metadata is {type(meta).__name__}, not an object")
     game = meta.get("game", registry.DEFAULT)
-    if not isinstance(game, str) or game not in registry.GAMES:
+    if not isinstance(game, str) or game not in registry.names():
         raise DatasetError(f"the dataset's metadata names the game {game!r}, which is not known")
     seed = _field(meta, "seed", int, "a whole number")
     if not 0 <= seed < SEED_BOUND:

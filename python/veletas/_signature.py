@@ -24,12 +24,8 @@ def signature_of(model: Callable[P, R]) -> Callable[[Callable[..., R]], Callable
     <Signature (n: 'int', *, seed: 'int' = 0) -> 'int'>
     """
 
-    signature = inspect.signature(model)
-    if isinstance(model, type):  # a class: its __init__'s arguments, returning it
-        signature = signature.replace(return_annotation=model.__name__)
-
     def apply(function: Callable[..., R]) -> Callable[P, R]:
-        function.__signature__ = signature  # type: ignore[attr-defined]
+        function.__signature__ = inspect.signature(model)  # type: ignore[attr-defined]
         return cast(Callable[P, R], function)
 
     return apply

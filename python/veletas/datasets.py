@@ -348,7 +348,6 @@ def records_to_playouts(games: Iterable[GameRecord]) -> Playouts:
 
 def _records_to_playouts(games: Iterable[tuple[GameRecord, Any]]) -> Playouts:
     """:func:`records_to_playouts` of records with their final boards."""
-    from veletas import records as records_module
 
     winners: list[int] = []
     swapped: list[bool] = []
@@ -376,7 +375,7 @@ def _records_to_playouts(games: Iterable[tuple[GameRecord, Any]]) -> Playouts:
     if head is None:
         raise DatasetError("no game records to read")
     board = head.board(0)
-    first_player = records_module.room_of(head.game).PLAYERS[0]
+    first_player = registry.by_title(head.game).records.PLAYERS[0]
     policy = head.tags.get(first_player, "")
     policy = policy.removesuffix(" playout") if policy.endswith(" playout") else "records"
     decoded = spec.decode_moves(np.frombuffer(codes, np.int64))

@@ -44,7 +44,6 @@ except ImportError as error:  # pragma: no cover - the extra installs it
     raise missing_extra("veletas.gymnasium", "gymnasium", error) from error
 
 from veletas import games as registry
-from veletas._signature import signature_of
 
 __all__ = ["OpponentFunction", "VeletasVectorEnv", "make_vec"]
 
@@ -52,6 +51,54 @@ OpponentFunction = Callable[[np.ndarray, np.ndarray], Any]
 """A Python opponent: called with the observations (float32, ``(m, *shape)``)
 and action masks (int8, ``(m, num_actions)``) of the ``m`` envs where it is
 to act, it returns their ``m`` actions."""
+
+
+def make_vec(
+    num_envs: int,
+    game: str = "veletas",
+    *,
+    opponent: str | OpponentFunction | None = None,
+    learner_seat: int | str = 0,
+    max_steps: int | None = None,
+    seed: int = 0,
+    start: Any = None,
+    copy: bool = False,
+    **rules: Any,
+) -> VeletasVectorEnv:
+    """``num_envs`` games of ``game`` as a Gymnasium vector env.
+
+    :param game: a name of :mod:`veletas.games`; ``rules`` are the game's
+        keywords (Veletas: ``variant``, ``setup_rule``, ``shooters_block``,
+        ``claimed_shooters_block``, ``size``, ``shooters``; Meridians: ``size``, ``pie``).
+    :param opponent: None for self-play; ``"random"``, ``"greedy"`` or an
+        MCTS spec (``"mcts:iterations=200"``, the grammar of
+        ``veletas match``), played in Rust inside the step; or a Python
+        callable (:data:`OpponentFunction`).
+    :param learner_seat: 0, 1 or ``"alternate"`` (episode ``e`` of env ``k``
+        from seat ``(e + k) % 2``), with an opponent.
+    :param max_steps: truncate an episode after this many steps of the
+        learner (of both seats in self-play); None never truncates.
+    :param seed: the seed of the random streams (the random opponent, the
+        greedy and search opponents' choices, ``random_actions``).
+    :param start: the position episodes start from: a position string or a
+        board, or one per env.
+    :param copy: return new observation and action mask arrays every call,
+        rather than read-only views of the env's buffers that the next call
+        rewrites.
+    :raises ValueError: (a :mod:`veletas.errors` type where there is one) for
+        a bad game, rule, opponent spec, seat, ``max_steps`` or start.
+    """
+    return VeletasVectorEnv(
+        num_envs,
+        game,
+        opponent=opponent,
+        learner_seat=learner_seat,
+        max_steps=max_steps,
+        seed=seed,
+        start=start,
+        copy=copy,
+        **rules,
+    )
 
 
 class VeletasVectorEnv(gymnasium.vector.VectorEnv):
@@ -282,31 +329,3 @@ class VeletasVectorEnv(gymnasium.vector.VectorEnv):
         if not ended.any():
             return obs, mask, player, None
         return obs, mask, player, (ended, rewards, final[ended])
-
-
-@signature_of(VeletasVectorEnv)
-def make_vec(num_envs: int, game: str = "veletas", **options: Any) -> VeletasVectorEnv:
-    """``num_envs`` games of ``game`` as a Gymnasium vector env.
-
-    :param game: a name of :mod:`veletas.games`; ``rules`` are the game's
-        keywords (Veletas: ``variant``, ``setup_rule``, ``shooters_block``,
-        ``claimed_shooters_block``, ``size``, ``shooters``; Meridians: ``size``, ``pie``).
-    :param opponent: None for self-play; ``"random"``, ``"greedy"`` or an
-        MCTS spec (``"mcts:iterations=200"``, the grammar of
-        ``veletas match``), played in Rust inside the step; or a Python
-        callable (:data:`OpponentFunction`).
-    :param learner_seat: 0, 1 or ``"alternate"`` (episode ``e`` of env ``k``
-        from seat ``(e + k) % 2``), with an opponent.
-    :param max_steps: truncate an episode after this many steps of the
-        learner (of both seats in self-play); None never truncates.
-    :param seed: the seed of the random streams (the random opponent, the
-        greedy and search opponents' choices, ``random_actions``).
-    :param start: the position episodes start from: a position string or a
-        board, or one per env.
-    :param copy: return new observation and action mask arrays every call,
-        rather than read-only views of the env's buffers that the next call
-        rewrites.
-    :raises ValueError: (a :mod:`veletas.errors` type where there is one) for
-        a bad game, rule, opponent spec, seat, ``max_steps`` or start.
-    """
-    return VeletasVectorEnv(num_envs, game, **options)

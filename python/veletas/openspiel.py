@@ -85,7 +85,7 @@ def _game_type(name: str) -> pyspiel.GameType:
     )
 
 
-GAME_TYPES: dict[str, pyspiel.GameType] = {name: _game_type(name) for name in registry.GAMES}
+GAME_TYPES: dict[str, pyspiel.GameType] = {name: _game_type(name) for name in registry.names()}
 """The registered game types, by game name."""
 
 GAME_TYPE = GAME_TYPES[registry.DEFAULT]
@@ -220,7 +220,7 @@ class OpenSpielObserver:
 # the process.
 GAME_CLASSES: dict[str, type[OpenSpielGame]] = {
     name: type(f"{name.title()}Game", (OpenSpielGame,), {"game_name": name, "__module__": __name__})
-    for name in registry.GAMES
+    for name in registry.names()
 }
 """The game class of each game, by name: ``VeletasGame``, ..."""
 

@@ -128,20 +128,6 @@ def result_of(winner: int | None) -> str:
     return {0: "1-0", 1: "0-1", None: "*"}[None if winner is None else int(winner)]
 
 
-def room_of(title: str) -> registry.RecordsRoom:
-    """The records of the game whose ``[Game]`` tag is ``title``.
-
-    :raises KeyError: for no game of that title.
-    """
-    game = registry.by_title(title)
-    if game is None:
-        raise KeyError(title)
-    return game.records
-
-
-_room = room_of
-
-
 def _game_of_rules(rules: Any) -> str:
     """The ``[Game]`` value of a game's ``Rules``."""
     for game in registry.every():
@@ -247,7 +233,7 @@ class GameRecord:
         :raises InvalidRecordError: for a result that is not one of
             :data:`RESULTS` or that contradicts a finished game.
         """
-        board = _room(_game_of_rules(rules)).new_board(rules, start)
+        board = registry.by_title(_game_of_rules(rules)).records.new_board(rules, start)
         for move in moves:
             if isinstance(move, str):
                 board.push_str(move)
@@ -338,7 +324,7 @@ class GameRecord:
         """The rules of the game (the game's ``Rules``), from the tags (for
         Veletas, the variant's size and shooter count where those tags are
         left out)."""
-        return _room(self.game).rules_of(self.tags)
+        return registry.by_title(self.game).records.rules_of(self.tags)
 
     @property
     def result(self) -> str:
@@ -349,7 +335,7 @@ class GameRecord:
     def winner(self) -> Any:
         """The colour that won, by the result tag (a resignation counts)."""
         index = {"1-0": 0, "0-1": 1}.get(self.result)
-        return None if index is None else _room(self.game).color(index)
+        return None if index is None else registry.by_title(self.game).records.color(index)
 
     @property
     def start(self) -> str | None:
@@ -382,7 +368,7 @@ class GameRecord:
             yield board.copy()
 
     def _start_board(self) -> Any:
-        return _room(self.game).new_board(self.rules, self.start)
+        return registry.by_title(self.game).records.new_board(self.rules, self.start)
 
     def movetext(self) -> str:
         """The numbered moves and the result, wrapped at 79 characters."""
@@ -630,17 +616,17 @@ def _read_tags(lines: Sequence[tuple[int, str]]) -> dict[str, tuple[int, str]]:
         tags[name] = (number, value)
     first = lines[0][0]
     game_line, game = tags.get("Game", (first, _DEFAULT_TITLE))
-    if registry.by_title(game) is None:
+    if game not in (known.title for known in registry.every()):
         titles = " or ".join(known.title for known in registry.every())
         raise _fail(game_line, f"bad tag {_tag('Game', game)}: expected {titles}")
-    for name in [*_room(game).required_tags(tags), "Result"]:
+    for name in [*registry.by_title(game).records.required_tags(tags), "Result"]:
         if name not in tags:
             raise _fail(first, f"the record has no [{name}] tag")
     return tags
 
 
 def _read_moves(tags: dict[str, tuple[int, str]], block: _Block) -> tuple[GameRecord, Any]:
-    room = _room(tags.get("Game", (0, _DEFAULT_TITLE))[1])
+    room = registry.by_title(tags.get("Game", (0, _DEFAULT_TITLE))[1]).records
     rules = room.tag_rules(tags, _fail)
     result_line, result = tags["Result"]
     if result not in RESULTS:

@@ -299,7 +299,7 @@ def review(
     if not isinstance(record, records.GameRecord):
         record = _read(record, number)
     bot = MctsBot(seconds=seconds, iterations=iterations, threads=threads, seed=seed)
-    room = records.room_of(record.game)
+    room = registry.by_title(record.game).records
     boards = list(record.boards())
     evaluations: list[Evaluation] = []
     for done, board in enumerate(boards, start=1):

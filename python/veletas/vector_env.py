@@ -30,7 +30,7 @@ __all__ = ["VectorEnv"]
 
 def _env_types() -> tuple[type, ...]:
     """The native env class of every game."""
-    return tuple(game.encoding().vector_env_type() for game in registry.GAMES.values())
+    return tuple(game.encoding().vector_env_type() for game in registry.every())
 
 
 class _VectorEnvType(type):

@@ -45,7 +45,7 @@ def add_rules(
     group = parser.add_argument_group("game and rules")
     group.add_argument(
         "--game",
-        choices=list(registry.GAMES),
+        choices=registry.names(),
         default=registry.DEFAULT,
         action=_GameGiven,
         help=f"the game to play (default {registry.DEFAULT}, or the game of a position given)",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from veletas import games as registry
 from veletas import records
 from veletas.cli import draw, options
 
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"veletas: error: --number {args.number}: {held}", file=sys.stderr)
         return 2
     tags = record.tags
-    room = records.room_of(record.game)
+    room = registry.by_title(record.game).records
     first, second = room.PLAYERS
     rules = tags.get(room.RULE_TAGS[0], "?")
     print(

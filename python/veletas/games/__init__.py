@@ -56,8 +56,10 @@ __all__ = [
     "SearchPlayer",
     "TerminalRoom",
     "by_title",
+    "every",
     "game_of",
     "get",
+    "names",
 ]
 
 DEFAULT = "veletas"
@@ -649,9 +651,16 @@ def get(name: str) -> Game:
         raise ValueError(f"unknown game {name!r}; expected one of {known}") from None
 
 
-def by_title(title: str) -> Game | None:
-    """The game whose records write ``[Game "<title>"]``, or None."""
-    return next((game for game in GAMES.values() if game.title == title), None)
+def by_title(title: str) -> Game:
+    """The game whose records write ``[Game "<title>"]``.
+
+    :raises ValueError: for a title of no game, listing the known ones.
+    """
+    found = next((game for game in GAMES.values() if game.title == title), None)
+    if found is None:
+        known = " or ".join(repr(game.title) for game in every())
+        raise ValueError(f"unknown game {title!r}; expected {known}")
+    return found
 
 
 def game_of(board: object) -> Game:
@@ -669,3 +678,8 @@ def every() -> Iterator[Game]:
     """Every game, the default first."""
     yield GAMES[DEFAULT]
     yield from (game for name, game in GAMES.items() if name != DEFAULT)
+
+
+def names() -> list[str]:
+    """The name of every game, the default first (what ``--game`` takes)."""
+    return [game.name for game in every()]

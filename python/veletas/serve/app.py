@@ -278,7 +278,7 @@ def create_app(
 
     async def info(request: Request, body: dict[str, Any]) -> Any:
         offered = []
-        for entry in registry.GAMES.values():
+        for entry in registry.every():
             game = entry.web_game()
             if game is None:
                 continue

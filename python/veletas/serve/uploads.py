@@ -89,6 +89,5 @@ def _from_records(data: bytes, number: int, name: str) -> dict[str, Any]:
 
 
 def _answer(record: records.GameRecord, number: int, games: int, kind: str) -> dict[str, Any]:
-    game = registry.by_title(record.game)
-    name = game.name if game is not None else registry.DEFAULT
+    name = registry.by_title(record.game).name  # a record read is of a known game
     return {"record": str(record), "game": name, "number": number, "games": games, "kind": kind}
