@@ -57,9 +57,15 @@ pub trait Solvable: Game + Copy + Eq + std::hash::Hash {
         let _ = actions;
     }
 
+    /// Whether the game ranks children ([`Solvable::child_rank`]); a game
+    /// that does not is spared the ranks' work at every node.
+    const RANKS_CHILDREN: bool = false;
+
     /// How unpromising `child`, a state after an action of the seat to act
-    /// here, looks for that seat: the children are tried in ascending rank
-    /// (ties keep the order of [`Solvable::order_actions`]).
+    /// here, looks for that seat: of children alike in numbers, the lowest
+    /// rank is tried first (ties keep the order of
+    /// [`Solvable::order_actions`]). Read only with
+    /// [`Solvable::RANKS_CHILDREN`].
     fn child_rank(&self, child: &Self) -> u32 {
         let _ = child;
         0
@@ -318,6 +324,9 @@ struct Child<G: Solvable> {
     filed: Filed<G::Key>,
     pn: u32,
     dn: u32,
+    /// The game's rank of the child ([`Solvable::child_rank`]): of children
+    /// alike in numbers, the lowest rank is tried first.
+    rank: u32,
 }
 
 /// A df-pn solver with its table, reusable across positions of one game.
@@ -457,27 +466,31 @@ impl<G: Solvable> Solver<G> {
         let legal = state.legal_actions();
         let mut actions: Vec<Action> = (0..legal.len()).filter_map(|k| legal.nth(k)).collect();
         state.order_actions(&mut actions);
-        let mut children: Vec<Child<G>> = actions
+        // The children stay in the actions' order: moving them into the
+        // ranks' order cost more than the search below them (a child holds
+        // a whole state), so selection reads the rank instead.
+        actions
             .into_iter()
             .map(|action| {
                 let mut child = *state;
                 child.apply(action);
                 let filed = self.filed(&child);
                 let (pn, dn) = self.evaluate(&child, &filed);
+                let rank = if G::RANKS_CHILDREN {
+                    state.child_rank(&child)
+                } else {
+                    0
+                };
                 Child {
                     action,
                     state: child,
                     filed,
                     pn,
                     dn,
+                    rank,
                 }
             })
-            .collect();
-        // Most games rank every child alike: no sort (nor its buffer) then.
-        if !children.is_sorted_by_key(|c| state.child_rank(&c.state)) {
-            children.sort_by_cached_key(|c| state.child_rank(&c.state));
-        }
-        children
+            .collect()
     }
 
     /// Searches below `state` until its proof number reaches `th_pn` or its
@@ -556,7 +569,11 @@ impl<G: Solvable> Solver<G> {
     fn winning_action(&mut self, state: &G, for_prover: bool) -> Option<Action> {
         let wins = |n: (u32, u32)| if for_prover { n.0 == 0 } else { n.1 == 0 };
         for _ in 0..2 {
-            let children = self.expand(state);
+            let mut children = self.expand(state);
+            // In the order of selection: by rank, then as generated.
+            if G::RANKS_CHILDREN {
+                children.sort_by_key(|c| c.rank);
+            }
             if let Some(c) = children.iter().find(|c| wins((c.pn, c.dn))) {
                 return Some(c.action);
             }
@@ -675,16 +692,17 @@ fn numbers<G: Solvable>(children: &[Child<G>], or: bool) -> (u32, u32) {
 }
 
 /// The child to search (the least proof number at an OR node, disproof
-/// number at an AND node, the first of equals) and the second least.
+/// number at an AND node; of equals the lowest rank, then the first) and
+/// the second least.
 #[inline]
 fn select<G: Solvable>(children: &[Child<G>], or: bool) -> (usize, u32) {
     let (mut best, mut first, mut second) = (0, INF, INF);
+    let mut rank = u32::MAX;
     for (i, c) in children.iter().enumerate() {
         let n = if or { c.pn } else { c.dn };
-        if n < first {
+        if n < first || (G::RANKS_CHILDREN && n == first && c.rank < rank) {
             second = first;
-            first = n;
-            best = i;
+            (first, rank, best) = (n, c.rank, i);
         } else if n < second {
             second = n;
         }

@@ -98,6 +98,8 @@ impl Solvable for DecisionState {
         actions.sort_by_key(|&a| !action_point(a, size).is_some_and(|p| cuts.contains(p)));
     }
 
+    const RANKS_CHILDREN: bool = true;
+
     /// The stones the placement lost: a placement that saves a group
     /// first.
     fn child_rank(&self, child: &DecisionState) -> u32 {
