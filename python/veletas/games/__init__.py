@@ -53,6 +53,7 @@ __all__ = [
     "RecordOfGame",
     "RecordsRoom",
     "ReportRoom",
+    "Run",
     "SearchPlayer",
     "TerminalRoom",
     "by_title",
@@ -105,25 +106,51 @@ class OptionsRoom(Protocol):
         ...
 
 
-class Games(Protocol):
-    """A run of a game's random games as its room and a dataset read it: a
+class Run(Protocol):
+    """What a playout run and its games share: the game, where they start,
+    the rules, the policy, the seed and the engine."""
+
+    @property
+    def game(self) -> str:
+        """The game's name."""
+        ...
+
+    @property
+    def start(self) -> str:
+        """The position string of the start."""
+        ...
+
+    @property
+    def rules(self) -> Any:
+        """The game's ``Rules``."""
+        ...
+
+    @property
+    def policy(self) -> str:
+        """The playout policy."""
+        ...
+
+    @property
+    def seed(self) -> int:
+        """The seed of the run."""
+        ...
+
+    @property
+    def backend(self) -> str:
+        """The engine: ``"rust"`` or ``"python"``."""
+        ...
+
+
+class Games(Run, Protocol):
+    """A run's games as its room and a dataset read them: a
     :class:`veletas.playouts.Playouts`, named here by what it holds so that
     the contract imports nothing above it."""
 
     @property
-    def game(self) -> str: ...
-    @property
-    def start(self) -> str: ...
-    @property
-    def rules(self) -> Any: ...
-    @property
-    def policy(self) -> str: ...
-    @property
-    def seed(self) -> int: ...
-    @property
-    def first_game(self) -> int: ...
-    @property
-    def backend(self) -> str: ...
+    def first_game(self) -> int:
+        """The index of the first game."""
+        ...
+
     @property
     def winner(self) -> np.ndarray: ...
     @property
@@ -144,28 +171,24 @@ class Games(Protocol):
         ...
 
 
-class Job(Protocol):
+class Job(Run, Protocol):
     """A checked playout run as its room plays it: a
     :class:`veletas.playouts.PlayoutJob`."""
 
     @property
-    def game(self) -> str: ...
+    def swapped(self) -> bool:
+        """Whether the pie swap led to the start."""
+        ...
+
     @property
-    def start(self) -> str: ...
+    def threads(self) -> int | None:
+        """Threads to play on; None for every core."""
+        ...
+
     @property
-    def rules(self) -> Any: ...
-    @property
-    def swapped(self) -> bool: ...
-    @property
-    def policy(self) -> str: ...
-    @property
-    def seed(self) -> int: ...
-    @property
-    def threads(self) -> int | None: ...
-    @property
-    def record(self) -> bool: ...
-    @property
-    def backend(self) -> str: ...
+    def record(self) -> bool:
+        """Whether every game's moves are kept."""
+        ...
 
 
 class PlayoutsRoom(Protocol):
