@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import importlib
 import importlib.metadata
+import inspect
 import json
 import os
 import subprocess
@@ -192,3 +194,13 @@ def test_the_version_is_the_package_version(capsys: pytest.CaptureFixture[str]) 
     assert exit_info.value.code == 0
     expected = f"veletas {installed} ({veletas.IMPLEMENTATION} backend)\n"
     assert capsys.readouterr().out == expected
+
+
+def test_every_command_has_its_help_and_description_in_its_docstring() -> None:
+    for name in COMMANDS:
+        module = importlib.import_module(f"veletas.cli.{name}")
+        summary, _, description = inspect.cleandoc(module.__doc__ or "").partition("\n\n")
+        assert summary, f"veletas.cli.{name}: its docstring's first paragraph is its help"
+        assert description, f"veletas.cli.{name}: the rest of its docstring is its description"
+        assert callable(module.add_arguments), name
+        assert callable(module.run), name
