@@ -17,6 +17,7 @@
 //! away) counts as not won by the prover: a proof never relies on a cycle,
 //! and a disproof then means "the prover cannot force a win".
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -70,6 +71,30 @@ pub trait Solvable: Game + Copy + Eq + std::hash::Hash {
         let _ = child;
         0
     }
+}
+
+/// Moves the actions that `first` picks before the others, each part in
+/// its order: the stable partition an ordering by a yes-or-no key needs,
+/// in one pass and without a sort.
+pub fn put_first(actions: &mut [Action], first: impl Fn(Action) -> bool) {
+    let mut rest = [0; 256];
+    if actions.len() > rest.len() {
+        // More actions than any board of the games has: the sort does it.
+        actions.sort_by_key(|&a| !first(a));
+        return;
+    }
+    let (mut kept, mut moved) = (0, 0);
+    for k in 0..actions.len() {
+        let action = actions[k];
+        if first(action) {
+            actions[kept] = action;
+            kept += 1;
+        } else {
+            rest[moved] = action;
+            moved += 1;
+        }
+    }
+    actions[kept..].copy_from_slice(&rest[..moved]);
 }
 
 /// The value of a position for the seat to act.
@@ -197,6 +222,8 @@ struct Table<G: Solvable> {
     len: usize,
     /// The most buckets the memory allows.
     max_buckets: usize,
+    /// The look-ups that found their position, counted as they find it.
+    hits: Cell<u64>,
 }
 
 const WAYS: usize = 4;
@@ -220,6 +247,7 @@ impl<G: Solvable> Table<G> {
             mask: buckets - 1,
             len: 0,
             max_buckets,
+            hits: Cell::new(0),
         }
     }
 
@@ -256,7 +284,10 @@ impl<G: Solvable> Table<G> {
             .iter()
             .flatten()
             .find(|e| e.key == *key)
-            .map(|e| (e.pn, e.dn))
+            .map(|e| {
+                self.hits.set(self.hits.get() + 1);
+                (e.pn, e.dn)
+            })
     }
 
     fn put(&mut self, key: &G::Key, hash: u64, pn: u32, dn: u32, work: u64) {
@@ -341,6 +372,8 @@ pub struct Solver<G: Solvable> {
     aborted: bool,
     symmetric: bool,
     path: Vec<G>,
+    /// The children made.
+    made: u64,
 }
 
 impl<G: Solvable> Solver<G> {
@@ -356,6 +389,7 @@ impl<G: Solvable> Solver<G> {
             started: now,
             last_report: now,
             aborted: false,
+            made: 0,
             symmetric: Budget::default().symmetries,
             path: Vec::new(),
         }
@@ -364,6 +398,13 @@ impl<G: Solvable> Solver<G> {
     /// The entries the table holds.
     pub fn entries(&self) -> usize {
         self.table.len
+    }
+
+    /// The children made since the solver was made, and the look-ups of
+    /// the table that found their position (a child is looked up as it is
+    /// made, so the table's hit rate is nearly the second over the first).
+    pub fn lookups(&self) -> (u64, u64) {
+        (self.made, self.table.hits.get())
     }
 
     /// Solves `state` within `budget` (its table size aside) or until `stop`
@@ -462,14 +503,14 @@ impl<G: Solvable> Solver<G> {
     }
 
     /// The children of `state`, in the game's order, with their numbers.
-    fn expand(&self, state: &G) -> Vec<Child<G>> {
+    fn expand(&mut self, state: &G) -> Vec<Child<G>> {
         let legal = state.legal_actions();
         let mut actions: Vec<Action> = (0..legal.len()).filter_map(|k| legal.nth(k)).collect();
         state.order_actions(&mut actions);
         // The children stay in the actions' order: moving them into the
         // ranks' order cost more than the search below them (a child holds
         // a whole state), so selection reads the rank instead.
-        actions
+        let children: Vec<Child<G>> = actions
             .into_iter()
             .map(|action| {
                 let mut child = *state;
@@ -490,7 +531,9 @@ impl<G: Solvable> Solver<G> {
                     rank,
                 }
             })
-            .collect()
+            .collect();
+        self.made += children.len() as u64;
+        children
     }
 
     /// Searches below `state` until its proof number reaches `th_pn` or its
@@ -721,6 +764,20 @@ mod tests {
     use super::*;
     use crate::game::near_end;
     use crate::rng::Rng;
+
+    #[test]
+    fn put_first_is_the_stable_sort_by_its_key() {
+        let mut rng = Rng::for_game(5, 0);
+        for len in [0, 1, 7, 100, 256, 300] {
+            let actions: Vec<Action> = (0..len).map(|_| rng.below(500) as Action).collect();
+            let first = |a: Action| a.is_multiple_of(3);
+            let mut partitioned = actions.clone();
+            put_first(&mut partitioned, first);
+            let mut sorted = actions;
+            sorted.sort_by_key(|&a| !first(a));
+            assert_eq!(partitioned, sorted, "{len} actions");
+        }
+    }
 
     /// Whether the seat to act wins, by plain exhaustive minimax.
     fn minimax<G: Game>(state: &G) -> bool {

@@ -10,7 +10,7 @@ use super::position::Phase;
 use super::size::Size;
 use super::symmetry;
 use crate::game::Action;
-use crate::solver::Solvable;
+use crate::solver::{Solvable, put_first};
 
 /// A decision state as the solver's table files it. The size and the pie
 /// rule are not in it: one solver's states share them.
@@ -95,7 +95,9 @@ impl Solvable for DecisionState {
         let theirs = position.stones(position.turn().other());
         let cuts = cutting_points(theirs, position.empty());
         let size = position.size();
-        actions.sort_by_key(|&a| !action_point(a, size).is_some_and(|p| cuts.contains(p)));
+        put_first(actions, |a| {
+            action_point(a, size).is_some_and(|p| cuts.contains(p))
+        });
     }
 
     const RANKS_CHILDREN: bool = true;

@@ -8,7 +8,7 @@ use super::position::Phase;
 use super::square::Square;
 use super::symmetry;
 use crate::game::Action;
-use crate::solver::Solvable;
+use crate::solver::{Solvable, put_first};
 
 /// A decision state as the solver's table files it. The rules are not in
 /// it: one solver's states share them.
@@ -160,7 +160,9 @@ impl Solvable for DecisionState {
         }
         let near = self.position().shooters().king_fill();
         let size = self.size();
-        actions.sort_by_key(|&a| !id_square(a, size).is_some_and(|sq| near.contains(sq)));
+        put_first(actions, |a| {
+            id_square(a, size).is_some_and(|sq| near.contains(sq))
+        });
     }
 }
 
