@@ -374,6 +374,9 @@ pub struct Solver<G: Solvable> {
     path: Vec<G>,
     /// The children made.
     made: u64,
+    /// Buffers of finished nodes, for the next ones.
+    spare_actions: Vec<Action>,
+    spare_children: Vec<Vec<Child<G>>>,
 }
 
 impl<G: Solvable> Solver<G> {
@@ -390,6 +393,8 @@ impl<G: Solvable> Solver<G> {
             last_report: now,
             aborted: false,
             made: 0,
+            spare_actions: Vec::new(),
+            spare_children: Vec::new(),
             symmetric: Budget::default().symmetries,
             path: Vec::new(),
         }
@@ -505,35 +510,44 @@ impl<G: Solvable> Solver<G> {
     /// The children of `state`, in the game's order, with their numbers.
     fn expand(&mut self, state: &G) -> Vec<Child<G>> {
         let legal = state.legal_actions();
-        let mut actions: Vec<Action> = (0..legal.len()).filter_map(|k| legal.nth(k)).collect();
+        // The buffers of earlier nodes, reused: a node's allocations cost as
+        // much as its children's look-ups.
+        let mut actions = std::mem::take(&mut self.spare_actions);
+        actions.clear();
+        actions.extend((0..legal.len()).filter_map(|k| legal.nth(k)));
         state.order_actions(&mut actions);
+        let mut children = self.spare_children.pop().unwrap_or_default();
         // The children stay in the actions' order: moving them into the
         // ranks' order cost more than the search below them (a child holds
         // a whole state), so selection reads the rank instead.
-        let children: Vec<Child<G>> = actions
-            .into_iter()
-            .map(|action| {
-                let mut child = *state;
-                child.apply(action);
-                let filed = self.filed(&child);
-                let (pn, dn) = self.evaluate(&child, &filed);
-                let rank = if G::RANKS_CHILDREN {
-                    state.child_rank(&child)
-                } else {
-                    0
-                };
-                Child {
-                    action,
-                    state: child,
-                    filed,
-                    pn,
-                    dn,
-                    rank,
-                }
-            })
-            .collect();
+        for &action in &actions {
+            let mut child = *state;
+            child.apply(action);
+            let filed = self.filed(&child);
+            let (pn, dn) = self.evaluate(&child, &filed);
+            let rank = if G::RANKS_CHILDREN {
+                state.child_rank(&child)
+            } else {
+                0
+            };
+            children.push(Child {
+                action,
+                state: child,
+                filed,
+                pn,
+                dn,
+                rank,
+            });
+        }
+        self.spare_actions = actions;
         self.made += children.len() as u64;
         children
+    }
+
+    /// Keeps the buffer of a node's children for the next node.
+    fn recycle(&mut self, mut children: Vec<Child<G>>) {
+        children.clear();
+        self.spare_children.push(children);
     }
 
     /// Searches below `state` until its proof number reaches `th_pn` or its
@@ -561,6 +575,7 @@ impl<G: Solvable> Solver<G> {
             if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 || self.aborted {
                 self.table
                     .put(&filed.key, filed.hash, pn, dn, self.nodes - start + 1);
+                self.recycle(children);
                 return (pn, dn);
             }
             let (best, second) = select(&children, or);
