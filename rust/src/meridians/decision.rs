@@ -359,11 +359,21 @@ impl DecisionState {
     }
 
     /// [`DecisionState::apply_unchecked`] on the kernel `k`, for a caller
-    /// compiled for it.
+    /// compiled for it; without `HASH`, the position's hash is left behind
+    /// until [`DecisionState::rehash`].
     #[inline(always)]
-    pub(crate) fn apply_unchecked_on<K: Bits>(&mut self, k: K, action: Action) -> Bitboard {
+    pub(crate) fn apply_unchecked_on<K: Bits, const HASH: bool>(
+        &mut self,
+        k: K,
+        action: Action,
+    ) -> Bitboard {
         let m = self.take_move(action);
-        self.position.play_unchecked_on(k, m)
+        self.position.play_unchecked_on::<K, HASH>(k, m)
+    }
+
+    /// Puts the position's hash right after actions applied without it.
+    pub(crate) fn rehash(&mut self) {
+        self.position.rehash();
     }
 
     /// The move of `action` on this board, if it is an id of it (legal or

@@ -13,6 +13,10 @@ use crate::rng::Rng;
 /// = rng.below(count)`, as [`crate::game::random_action`] draws it (the same
 /// games, for the same streams); `before_apply` sees each action before it
 /// is taken. Returns the decisions taken.
+///
+/// The position's hash, which no decision of a random game reads, is worked
+/// out once at the end rather than kept at every move; `before_apply` sees
+/// states whose hash is behind.
 #[inline]
 pub fn play_random_game(
     state: &mut DecisionState,
@@ -56,13 +60,14 @@ fn play_on<K: Bits>(
         let actions = state.legal_actions();
         let count = actions.len();
         if count == 0 {
+            state.rehash();
             return decisions;
         }
         let action = actions
             .nth_on(k, rng.below(u64::from(count)) as u32)
             .expect("k < count");
         before_apply(state, action);
-        state.apply_unchecked_on(k, action);
+        state.apply_unchecked_on::<K, false>(k, action);
         decisions += 1;
     }
 }

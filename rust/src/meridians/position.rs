@@ -267,6 +267,12 @@ impl Position {
         pos
     }
 
+    /// Puts the hash right after moves played without it
+    /// ([`Position::play_unchecked_on`]).
+    pub(crate) fn rehash(&mut self) {
+        self.hash = self.compute_hash();
+    }
+
     fn compute_hash(&self) -> u64 {
         let mut hash = zobrist::KEYS.phase(self.phase as usize)
             ^ zobrist::KEYS.turn(self.turn == Color::Light);
@@ -490,8 +496,8 @@ impl Position {
         match m {
             Move::Place(point) => self.place(point),
             Move::Swap | Move::Keep => {
-                self.set_phase(Phase::Open);
-                self.set_turn(Color::Light);
+                self.set_phase::<true>(Phase::Open);
+                self.set_turn::<true>(Color::Light);
                 self.refresh();
                 Bitboard::EMPTY
             }
@@ -499,14 +505,20 @@ impl Position {
     }
 
     /// [`Position::play_unchecked`] on the kernel `k`, for a caller
-    /// compiled for it (the playouts of [`super::playout`]).
+    /// compiled for it (the playouts of [`super::playout`]). Without `HASH`
+    /// the hash is left behind, for a caller that plays a game to its end
+    /// and then puts it right ([`Position::rehash`]).
     #[inline(always)]
-    pub(crate) fn play_unchecked_on<K: Bits>(&mut self, k: K, m: Move) -> Bitboard {
+    pub(crate) fn play_unchecked_on<K: Bits, const HASH: bool>(
+        &mut self,
+        k: K,
+        m: Move,
+    ) -> Bitboard {
         match m {
-            Move::Place(point) => self.place_with(k, point),
+            Move::Place(point) => self.place_with::<K, HASH>(k, point),
             Move::Swap | Move::Keep => {
-                self.set_phase(Phase::Open);
-                self.set_turn(Color::Light);
+                self.set_phase::<HASH>(Phase::Open);
+                self.set_turn::<HASH>(Color::Light);
                 let [own, other] = self.colours();
                 self.refresh_with(k, k.load(own), k.load(other));
                 Bitboard::EMPTY
@@ -584,7 +596,7 @@ impl Position {
             // SAFETY: an `X86V3` exists only on a CPU with AVX2.
             return unsafe { self.place_avx2(avx2, point) };
         }
-        self.place_with(Portable, point)
+        self.place_with::<_, true>(Portable, point)
     }
 
     /// [`Position::place`] compiled for AVX2.
@@ -595,12 +607,12 @@ impl Position {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     unsafe fn place_avx2(&mut self, avx2: X86V3, point: Point) -> Bitboard {
-        self.place_with(avx2, point)
+        self.place_with::<_, true>(avx2, point)
     }
 
     /// [`Position::place`] on the kernel `k`.
     #[inline(always)]
-    fn place_with<K: Bits>(&mut self, k: K, point: Point) -> Bitboard {
+    fn place_with<K: Bits, const HASH: bool>(&mut self, k: K, point: Point) -> Bitboard {
         let me = self.turn.index();
         // The stones stay in the kernel's form to the end of the move: a
         // set stored word by word and read back whole would wait for the
@@ -609,11 +621,13 @@ impl Position {
         let stone = k.point(point);
         let own = k.or(k.load(self.stones[me]), stone);
         let other = k.load(self.stones[1 - me]);
-        self.hash ^= zobrist::stone(self.turn, point);
+        if HASH {
+            self.hash ^= zobrist::stone(self.turn, point);
+        }
         if self.phase == Phase::Play {
-            self.place_in_play(k, point, own, other)
+            self.place_in_play::<K, HASH>(k, point, own, other)
         } else {
-            self.place_in_opening(k, point, own, other);
+            self.place_in_opening::<K, HASH>(k, point, own, other);
             Bitboard::EMPTY
         }
     }
@@ -621,7 +635,7 @@ impl Position {
     /// The rest of [`Position::place`] in play, where `own` (the mover's
     /// stones, with the new one on `point`) and `other` are the stones.
     #[inline(always)]
-    fn place_in_play<K: Bits>(
+    fn place_in_play<K: Bits, const HASH: bool>(
         &mut self,
         k: K,
         point: Point,
@@ -633,7 +647,7 @@ impl Position {
         let next = mover.other();
         let (hint, cuts) = (self.hint, self.cuts);
         self.settled |= 1 << me;
-        self.set_turn(next);
+        self.set_turn::<HASH>(next);
         // The next colour's groups all had a path after its own last
         // placement; since then, only this one can have cut one off.
         self.hint = if self.settled & (1 << next.index()) != 0 {
@@ -654,8 +668,10 @@ impl Position {
         let own = k.and_not(own, dead);
         self.stones[me] = k.store(own);
         let removed = k.store(dead);
-        for stone in removed {
-            self.hash ^= zobrist::stone(mover, stone);
+        if HASH {
+            for stone in removed {
+                self.hash ^= zobrist::stone(mover, stone);
+            }
         }
         self.refresh_with(k, other, own);
         removed
@@ -664,7 +680,13 @@ impl Position {
     /// The rest of [`Position::place`] in the opening, where nothing is
     /// removed, and the phase may change.
     #[inline(always)]
-    fn place_in_opening<K: Bits>(&mut self, k: K, point: Point, own: K::Set, other: K::Set) {
+    fn place_in_opening<K: Bits, const HASH: bool>(
+        &mut self,
+        k: K,
+        point: Point,
+        own: K::Set,
+        other: K::Set,
+    ) {
         let mover = self.turn;
         let me = mover.index();
         let had = self.stones[me].any();
@@ -679,16 +701,16 @@ impl Position {
         let next = match (mover, had) {
             (Color::Light, _) => Color::Dark,
             (Color::Dark, false) if self.pie => {
-                self.set_phase(Phase::Pie);
+                self.set_phase::<HASH>(Phase::Pie);
                 Color::Dark
             }
             (Color::Dark, false) => Color::Light,
             (Color::Dark, true) => {
-                self.set_phase(Phase::Play);
+                self.set_phase::<HASH>(Phase::Play);
                 Color::Light
             }
         };
-        self.set_turn(next);
+        self.set_turn::<HASH>(next);
         self.hint = if next != mover && self.settled & (1 << next.index()) != 0 {
             point.index() as u8
         } else {
@@ -771,16 +793,23 @@ impl Position {
         groups.dead
     }
 
+    /// Sets the phase; with `HASH`, the hash with it.
     #[inline]
-    fn set_phase(&mut self, phase: Phase) {
-        self.hash ^= zobrist::KEYS.phase(self.phase as usize) ^ zobrist::KEYS.phase(phase as usize);
+    fn set_phase<const HASH: bool>(&mut self, phase: Phase) {
+        if HASH {
+            self.hash ^=
+                zobrist::KEYS.phase(self.phase as usize) ^ zobrist::KEYS.phase(phase as usize);
+        }
         self.phase = phase;
     }
 
+    /// Sets the colour to act; with `HASH`, the hash with it.
     #[inline]
-    fn set_turn(&mut self, turn: Color) {
-        self.hash ^= zobrist::KEYS.turn(self.turn == Color::Light)
-            ^ zobrist::KEYS.turn(turn == Color::Light);
+    fn set_turn<const HASH: bool>(&mut self, turn: Color) {
+        if HASH {
+            self.hash ^= zobrist::KEYS.turn(self.turn == Color::Light)
+                ^ zobrist::KEYS.turn(turn == Color::Light);
+        }
         self.turn = turn;
     }
 }
@@ -1159,8 +1188,8 @@ mod tests {
                 return;
             };
             let mut q = *p;
-            let removed = p.place_with(Portable, point);
-            assert_eq!(q.place_with(k, point), removed);
+            let removed = p.place_with::<_, true>(Portable, point);
+            assert_eq!(q.place_with::<_, true>(k, point), removed);
             assert_eq!((q, q.hash, q.legal, q.hint), (*p, p.hash, p.legal, p.hint));
             assert_eq!(q.cuts, p.cuts);
             cuts += usize::from(p.cuts != 0);
