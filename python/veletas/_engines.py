@@ -29,8 +29,15 @@ class Engines:
     def __init__(self, reference: Mapping[str, Any], native_prefix: str = "") -> None:
         self.reference = SimpleNamespace(**reference)
         """The reference engine."""
-        self._native_names = {name: native_prefix + name for name in reference}
-        """Each class's name in the native module (``MeridiansBoard``)."""
+        self._native = (
+            None
+            if native is None
+            else SimpleNamespace(
+                **{name: getattr(native, native_prefix + name) for name in reference}
+            )
+        )
+        """The native engine, its classes under their public names
+        (``MeridiansBoard`` as ``Board``); None where it is not built."""
 
     def of(self, backend: str) -> Any:
         """The engine ``backend`` names: ``"rust"`` the native core, else
@@ -40,10 +47,9 @@ class Engines:
         """
         if backend != "rust":
             return self.reference
-        core = require_native("the rust backend")
-        return SimpleNamespace(
-            **{public: getattr(core, name) for public, name in self._native_names.items()}
-        )
+        if self._native is None:
+            require_native("the rust backend")  # raises, naming what is missing
+        return self._native
 
     def selected(self) -> Any:
         """The engine in use (``VELETAS_IMPLEMENTATION``)."""
@@ -52,12 +58,12 @@ class Engines:
     def board_types(self) -> tuple[type, ...]:
         """The board classes of both engines (the reference's alone where
         the extension is not built)."""
-        if native is None:
+        if self._native is None:
             return (self.reference.Board,)
-        return (getattr(native, self._native_names["Board"]), self.reference.Board)
+        return (self._native.Board, self.reference.Board)
 
     def of_board(self, board: object) -> Any:
         """The engine whose ``Board`` ``board`` is (the reference for any other)."""
-        if native is not None and isinstance(board, getattr(native, self._native_names["Board"])):
-            return self.of("rust")
+        if self._native is not None and isinstance(board, self._native.Board):
+            return self._native
         return self.reference

@@ -616,10 +616,12 @@ def _read_tags(lines: Sequence[tuple[int, str]]) -> dict[str, tuple[int, str]]:
         tags[name] = (number, value)
     first = lines[0][0]
     game_line, game = tags.get("Game", (first, _DEFAULT_TITLE))
-    if game not in (known.title for known in registry.every()):
+    try:
+        room = registry.by_title(game).records
+    except ValueError:
         titles = " or ".join(known.title for known in registry.every())
-        raise _fail(game_line, f"bad tag {_tag('Game', game)}: expected {titles}")
-    for name in [*registry.by_title(game).records.required_tags(tags), "Result"]:
+        raise _fail(game_line, f"bad tag {_tag('Game', game)}: expected {titles}") from None
+    for name in [*room.required_tags(tags), "Result"]:
         if name not in tags:
             raise _fail(first, f"the record has no [{name}] tag")
     return tags
