@@ -28,6 +28,14 @@ SECONDS ?= 600
 strength: ## The standard strength table: play SECONDS more of its games (resumed), render docs/bots.md
 	$(PYTHON) scripts/strength.py --seconds $(SECONDS)
 
+.PHONY: solve-5x5
+solve-5x5: ## Veletas 5x5/3's openings: solve SECONDS more of them (resumed), render docs/solved.md
+	$(PYTHON) scripts/solve_openings.py --size 5 --seconds $(SECONDS)
+
+.PHONY: solve-6x6
+solve-6x6: ## Veletas 6x6/3's openings: solve SECONDS more of them (resumed), render docs/solved.md
+	$(PYTHON) scripts/solve_openings.py --size 6 --seconds $(SECONDS)
+
 .PHONY: lint
 lint: ## ruff, mypy --strict and its stub check, rustfmt and clippy (needs the dev extra)
 	$(PYTHON) -m ruff check python tests benches scripts examples docs/*.py

@@ -17,6 +17,7 @@ __all__ = [
     "KernelError",
     "LimitError",
     "OutputFileError",
+    "ProgressFileError",
     "ProofError",
     "VeletasError",
 ]
@@ -97,6 +98,12 @@ class OutputFileError(VeletasError):
     """A file in the way of one that a command writes (a review page): it
     exists, so it is kept unless the caller says to replace it, or its name
     says another kind of file. The message names the file."""
+
+
+class ProgressFileError(VeletasError):
+    """A long solve's progress file (:class:`veletas.long_solve.ProgressFile`)
+    with a line that is not a settled position: the message names the file
+    and the line."""
 
 
 class ProofError(VeletasError):

@@ -1,0 +1,366 @@
+"""A solve that spans many runs: a proof-number search over whole positions
+whose leaves the native solver settles with a fixed budget each, every
+settled leaf appended to a progress file, so that a later run, from the same
+file, goes on where the last one stopped (``docs/solved.md``).
+
+The top of the search is a tree of positions (shared where lines transpose,
+one node a key: ``key(board)``, the position string unless the caller folds
+symmetries into it). A leaf is first given to :func:`veletas.solve` with
+``leaf_nodes`` positions; a leaf that stays unknown is expanded, its children
+being leaves in turn. Proof and disproof numbers, counted over the tree
+(a fresh leaf: 1 to prove the side to act wins, its number of legal moves to
+refute it), choose the leaf to work on next, as in PN² search (Breuker, van
+den Herik and Uiterwijk).
+
+>>> import veletas, tempfile, pathlib
+>>> from veletas.long_solve import LongSolve, ProgressFile
+>>> folder = tempfile.mkdtemp()
+>>> board = veletas.Board("1o5/sx5/xx5/7/3s3/7/1o3oX b play 3")
+>>> progress = ProgressFile(pathlib.Path(folder) / "progress.jsonl")
+>>> search = LongSolve(board, progress, leaf_nodes=100)
+>>> search.run(), search.line()      # Black (seat 0) wins
+(0, ['a7'])
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable, Collection, Iterator
+from pathlib import Path
+from typing import Any
+
+from veletas.errors import ProgressFileError
+from veletas.limits import check_seconds, check_solve_nodes, check_solver_memory
+from veletas.solving import solve
+
+__all__ = ["INFINITE", "LongSolve", "ProgressFile", "Settled"]
+
+INFINITE = 1 << 62
+"""A proof or disproof number that no count reaches: proved impossible."""
+
+Key = Callable[[Any], str]
+"""The key of a board's position in the tree and the progress file."""
+
+
+class Settled:
+    """What the progress file says of one position: its ``winner`` (the
+    seat, 0 or 1, or None while unknown), the positions ``nodes`` and the
+    ``seconds`` its solves took, and the ``root`` whose search it served."""
+
+    __slots__ = ("nodes", "root", "seconds", "winner")
+
+    def __init__(self, winner: int | None, nodes: int, seconds: float, root: str) -> None:
+        self.winner = winner
+        self.nodes = nodes
+        self.seconds = seconds
+        self.root = root
+
+
+class ProgressFile:
+    """The settled positions of long solves, one JSON object a line, read
+    whole when opened and appended to as each position is settled:
+
+    ``{"key": ..., "winner": 0 | 1 | null, "nodes": N, "seconds": S, "root": ...}``
+
+    ``winner`` null records a leaf whose budgeted solve (``nodes`` positions)
+    ended unknown. A later line for a key replaces an earlier one. A line
+    that is not such an object is refused (:class:`ProgressFileError` naming
+    the file and line): the file is never rewritten, only appended to.
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self._entries: dict[str, Settled] = {}
+        if self.path.exists():
+            self._read()
+
+    def _read(self) -> None:
+        with self.path.open(encoding="utf-8") as lines:
+            for number, line in enumerate(lines, 1):
+                if not line.strip():
+                    continue
+                try:
+                    key, entry = _parse(line)
+                except ValueError as error:
+                    raise ProgressFileError(f"{self.path}, line {number}: {error}") from None
+                self._entries[key] = entry
+
+    def get(self, key: str) -> Settled | None:
+        """What is known of ``key``, or None."""
+        return self._entries.get(key)
+
+    def add(self, key: str, entry: Settled) -> None:
+        """Record ``entry`` for ``key`` and append it to the file at once."""
+        line = json.dumps(
+            {
+                "key": key,
+                "winner": entry.winner,
+                "nodes": entry.nodes,
+                "seconds": round(entry.seconds, 3),
+                "root": entry.root,
+            },
+            separators=(",", ":"),
+        )
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a", encoding="utf-8") as out:
+            out.write(line + "\n")
+        self._entries[key] = entry
+
+    def under(self, root: str) -> Iterator[Settled]:
+        """The entries of the searches of ``root``."""
+        return (entry for entry in self._entries.values() if entry.root == root)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+def _parse(line: str) -> tuple[str, Settled]:
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"not JSON ({error.msg})") from None
+    if not isinstance(data, dict) or set(data) != {"key", "winner", "nodes", "seconds", "root"}:
+        raise ValueError("not an object of key, winner, nodes, seconds and root")
+    key, winner, nodes, seconds, root = (
+        data["key"],
+        data["winner"],
+        data["nodes"],
+        data["seconds"],
+        data["root"],
+    )
+    if not isinstance(key, str) or not key or not isinstance(root, str) or not root:
+        raise ValueError("key and root must be position strings")
+    if winner not in (0, 1, None) or isinstance(winner, bool):
+        raise ValueError(f"winner must be 0, 1 or null, not {winner!r}")
+    if isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 0:
+        raise ValueError(f"nodes must be a count, not {nodes!r}")
+    if (
+        isinstance(seconds, bool)
+        or not isinstance(seconds, int | float)
+        or not 0 <= seconds < float("inf")
+    ):
+        raise ValueError(f"seconds must be a time, not {seconds!r}")
+    return key, Settled(winner, nodes, float(seconds), root)
+
+
+class _Node:
+    __slots__ = (
+        "board",
+        "children",
+        "disproof",
+        "key",
+        "mobility",
+        "moves",
+        "proof",
+        "to_act",
+        "tried",
+        "winner",
+    )
+
+    def __init__(self, board: Any, key: str) -> None:
+        self.board = board
+        self.key = key
+        self.to_act = int(board.turn)
+        self.winner: int | None = None
+        self.tried = False
+        self.children: list[_Node] | None = None
+        self.moves: list[str] | None = None
+        self.mobility = 1
+        self.proof = 1
+        self.disproof = 1
+
+
+class LongSolve:
+    """The search of one position (``board``, left unchanged) over many
+    runs, its settled positions kept in ``progress``.
+
+    :param leaf_nodes: the budget of each leaf's native solve, in positions.
+    :param memory: the table of each leaf's solve, in bytes.
+    :param skip: moves left out at the root (``{"swap"}``: the value if the
+        pie is declined).
+    :param key: a board's key (default: its position string); positions with
+        one key must have one value (its images under the board's symmetries
+        may share one).
+    """
+
+    def __init__(
+        self,
+        board: Any,
+        progress: ProgressFile,
+        *,
+        leaf_nodes: int = 1_000_000,
+        memory: int = 64 << 20,
+        skip: Collection[str] = (),
+        key: Key | None = None,
+    ) -> None:
+        if board.is_game_over():
+            raise ValueError(f"the game is over in {board.fen()!r}: there is nothing to solve")
+        self.leaf_nodes = check_solve_nodes(leaf_nodes, "leaf_nodes")
+        self.memory = check_solver_memory(memory)
+        self.progress = progress
+        self._key: Key = key if key is not None else _fen
+        self._skip = frozenset(skip)
+        self._nodes: dict[str, _Node] = {}
+        self.prover = int(board.turn)
+        """The seat to act at the root, whose win the numbers count."""
+        self.root = self._node(board.copy())
+        self.leaves = 0
+        """The leaves solved by this object's runs."""
+        self.searched = 0
+        """The positions their solves searched."""
+        self._update(self.root)
+
+    @property
+    def winner(self) -> int | None:
+        """The seat that wins with best play (0 or 1), or None while unknown."""
+        return self.root.winner
+
+    def run(self, seconds: float | None = None, leaves: int | None = None) -> int | None:
+        """Search until the root is settled, ``seconds`` pass or ``leaves``
+        leaves are solved; the winner, or None. A leaf whose solve the time
+        cut short is not recorded, and is solved again by the next run."""
+        if seconds is not None:
+            seconds = check_seconds(seconds)
+        if leaves is not None:
+            leaves = check_solve_nodes(leaves, "leaves")
+        deadline = None if seconds is None else time.monotonic() + seconds
+        stop = None if leaves is None else self.leaves + leaves
+        while self.winner is None and self.leaves != stop:
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                break
+            path = self._select()
+            leaf = path[-1]
+            if leaf.winner is not None:
+                pass
+            elif leaf.tried:
+                self._expand(leaf)
+            elif not self._solve_leaf(leaf, left):
+                break
+            for node in reversed(path):
+                self._update(node)
+        return self.winner
+
+    def line(self) -> list[str]:
+        """A line of moves from the root to a leaf the native solver
+        settled, the winner choosing moves it wins with, the loser its
+        first move; empty while the root is unknown."""
+        winner, node, moves = self.winner, self.root, []
+        if winner is None:
+            return []
+        while node.children is not None:
+            assert node.moves is not None
+            index = 0
+            if node.to_act == winner:
+                index = next(i for i, c in enumerate(node.children) if c.winner == winner)
+            moves.append(node.moves[index])
+            node = node.children[index]
+        return moves
+
+    def _node(self, board: Any) -> _Node:
+        key = self._key(board)
+        node = self._nodes.get(key)
+        if node is not None:
+            return node
+        node = _Node(board, key)
+        self._nodes[key] = node
+        if board.is_game_over():
+            winner = board.winner
+            self._settle(node, 1 - node.to_act if winner is None else int(winner))
+            return node
+        known = self.progress.get(key)
+        if known is not None and known.winner is not None:
+            self._settle(node, known.winner)
+            return node
+        node.tried = known is not None and known.nodes >= self.leaf_nodes
+        node.mobility = len(board.legal_moves)
+        return node
+
+    def _select(self) -> list[_Node]:
+        node, path = self.root, [self.root]
+        while (children := node.children) is not None:
+            # A position shared by several lines may have changed under another.
+            for child in children:
+                self._update(child)
+            self._update(node)
+            if node.winner is not None:
+                break
+            node = min(children, key=_proof if node.to_act == self.prover else _disproof)
+            path.append(node)
+        return path
+
+    def _solve_leaf(self, leaf: _Node, left: float | None) -> bool:
+        result = solve(
+            leaf.board,
+            max_nodes=self.leaf_nodes,
+            seconds=left,
+            memory=self.memory,
+        )
+        self.leaves += 1
+        self.searched += result.nodes
+        if result.value == "unknown" and result.nodes < self.leaf_nodes:
+            return False
+        winner = None
+        if result.value != "unknown":
+            winner = leaf.to_act if result.value == "win" else 1 - leaf.to_act
+        self.progress.add(leaf.key, Settled(winner, result.nodes, result.seconds, self.root.key))
+        if winner is None:
+            leaf.tried = True
+        else:
+            self._settle(leaf, winner)
+        return True
+
+    def _expand(self, leaf: _Node) -> None:
+        moves, children = [], []
+        for move in leaf.board.legal_moves:
+            text = str(move)
+            if leaf is self.root and text in self._skip:
+                continue
+            board = leaf.board.copy()
+            board.push(move)
+            moves.append(text)
+            children.append(self._node(board))
+        if not children:
+            raise ValueError(f"every move of {self.root.key!r} is left out: nothing to solve")
+        leaf.moves, leaf.children = moves, children
+
+    def _update(self, node: _Node) -> None:
+        if node.winner is not None:
+            return
+        children = node.children
+        if children is None:
+            if node.to_act == self.prover:
+                node.proof, node.disproof = 1, node.mobility
+            else:
+                node.proof, node.disproof = node.mobility, 1
+            return
+        if node.to_act == self.prover:
+            node.proof = min(child.proof for child in children)
+            node.disproof = min(INFINITE, sum(child.disproof for child in children))
+        else:
+            node.proof = min(INFINITE, sum(child.proof for child in children))
+            node.disproof = min(child.disproof for child in children)
+        if node.proof == 0 or node.disproof == 0:
+            winner = self.prover if node.proof == 0 else 1 - self.prover
+            self._settle(node, winner)
+            self.progress.add(node.key, Settled(winner, 0, 0.0, self.root.key))
+
+    def _settle(self, node: _Node, winner: int) -> None:
+        node.winner = winner
+        won = winner == self.prover
+        node.proof, node.disproof = (0, INFINITE) if won else (INFINITE, 0)
+        node.board = None
+
+
+def _fen(board: Any) -> str:
+    return str(board.fen())
+
+
+def _proof(node: _Node) -> int:
+    return node.proof
+
+
+def _disproof(node: _Node) -> int:
+    return node.disproof

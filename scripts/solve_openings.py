@@ -1,0 +1,199 @@
+"""Veletas's openings solved one by one (``make solve-5x5``, ``make
+solve-6x6``): every position right after Black's opening, up to the board's
+symmetries, with White to play and the pie declined, solved by a long solve
+(:mod:`veletas.long_solve`) that spans many runs.
+
+Each settled position of the searches is appended to
+``docs/solved/veletas-NxN-3.progress.jsonl`` as it is settled, and each
+solved opening to ``docs/solved/veletas-NxN-3.jsonl``; a run skips what is
+solved, goes on from the progress file, gives each open opening ``--slice``
+seconds in turn, stops cleanly after ``--seconds``, and renders the table of
+``docs/solved.md`` from the two files.
+
+    python scripts/solve_openings.py --size 5 --seconds 3600
+    python scripts/solve_openings.py --size 5 --render     # render only
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import veletas
+from veletas.games.veletas.symmetry import canonical_fen, openings
+from veletas.long_solve import LongSolve, ProgressFile
+
+ROOT = Path(__file__).resolve().parent.parent
+FOLDER = ROOT / "docs" / "solved"
+PAGE = ROOT / "docs" / "solved.md"
+SHOOTERS = 3
+NAMES = ("black", "white")
+FIELDS = ("fen", "winner", "line", "nodes", "seconds", "leaves", "proof_size", "checked")
+
+
+def results_path(size: int) -> Path:
+    return FOLDER / f"veletas-{size}x{size}-{SHOOTERS}.jsonl"
+
+
+def progress_path(size: int) -> Path:
+    return FOLDER / f"veletas-{size}x{size}-{SHOOTERS}.progress.jsonl"
+
+
+def read_results(path: Path, known: set[str]) -> dict[str, dict[str, Any]]:
+    """The solved openings of ``path`` by position string; a line that is
+    not one of ``known`` openings, or not a result, stops the run."""
+    solved: dict[str, dict[str, Any]] = {}
+    if not path.exists():
+        return solved
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        where = f"{path}, line {number}"
+        try:
+            result = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise SystemExit(f"{where}: not JSON ({error.msg})") from None
+        if not isinstance(result, dict) or set(result) != set(FIELDS):
+            raise SystemExit(f"{where}: not an object of {', '.join(FIELDS)}")
+        if result["fen"] not in known:
+            raise SystemExit(f"{where}: {result['fen']!r} is not an opening of this board")
+        if result["winner"] not in NAMES:
+            raise SystemExit(f"{where}: winner must be black or white, not {result['winner']!r}")
+        solved[result["fen"]] = result
+    return solved
+
+
+def solve(args: argparse.Namespace) -> None:
+    all_openings = openings(size=args.size, shooters=SHOOTERS)
+    results = results_path(args.size)
+    solved = read_results(results, set(all_openings))
+    progress = ProgressFile(progress_path(args.size))
+    deadline = time.monotonic() + args.seconds
+    while True:
+        open_ = [fen for fen in all_openings if fen not in solved]
+        print(
+            f"veletas {args.size}x{args.size}/{SHOOTERS}: {len(all_openings) - len(open_)} of "
+            f"{len(all_openings)} openings solved",
+            flush=True,
+        )
+        if not open_:
+            return
+        for fen in open_:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            board = veletas.Board(fen, size=args.size, shooters=SHOOTERS)
+            search = LongSolve(
+                board,
+                progress,
+                leaf_nodes=args.leaf_nodes,
+                memory=args.memory << 20,
+                skip={"swap"},
+                key=_key,
+            )
+            winner = search.run(seconds=min(args.slice, left))
+            spent = list(progress.under(search.root.key))
+            nodes = sum(entry.nodes for entry in spent)
+            seconds = sum(entry.seconds for entry in spent)
+            leaves = sum(entry.nodes > 0 for entry in spent)
+            if winner is None:
+                print(
+                    f"  {fen}: open, {leaves:,} positions solved so far "
+                    f"({nodes:,} searched, {seconds:,.0f} s)",
+                    flush=True,
+                )
+                continue
+            result = {
+                "fen": fen,
+                "winner": NAMES[winner],
+                "line": search.line(),
+                "nodes": nodes,
+                "seconds": round(seconds, 1),
+                "leaves": leaves,
+                "proof_size": None,
+                "checked": False,
+            }
+            with results.open("a", encoding="utf-8") as out:
+                out.write(json.dumps(result) + "\n")
+            solved[fen] = result
+            print(f"  {fen}: {NAMES[winner]} wins ({nodes:,} positions, {seconds:,.0f} s)")
+
+
+def render(size: int) -> None:
+    """The table of ``size``'s openings in ``docs/solved.md``, between its
+    markers, from the results and progress files alone."""
+    all_openings = openings(size=size, shooters=SHOOTERS)
+    solved = read_results(results_path(size), set(all_openings))
+    progress = ProgressFile(progress_path(size))
+    rows = [
+        "| # | opening (White to decide the pie) | winner if White declines | "
+        "positions searched | seconds | line |",
+        "|---|---|---|---|---|---|",
+    ]
+    spent = {"nodes": 0, "seconds": 0.0, "leaves": 0}
+    for number, fen in enumerate(all_openings, 1):
+        result = solved.get(fen)
+        if result is None:
+            entries = list(progress.under(canonical_fen(fen)))
+            nodes = sum(entry.nodes for entry in entries)
+            seconds = sum(entry.seconds for entry in entries)
+            spent["nodes"] += nodes
+            spent["seconds"] += seconds
+            spent["leaves"] += sum(entry.nodes > 0 for entry in entries)
+            rows.append(f"| {number} | `{fen}` | open | {nodes:,} | {seconds:,.0f} | |")
+            continue
+        line = " ".join(result["line"])
+        rows.append(
+            f"| {number} | `{fen}` | {result['winner']} | {result['nodes']:,} | "
+            f"{result['seconds']:,.0f} | {line} |"
+        )
+    wins = {name: sum(r["winner"] == name for r in solved.values()) for name in NAMES}
+    summary = (
+        f"{len(solved)} of {len(all_openings)} openings solved: {wins['black']} won by Black, "
+        f"{wins['white']} by White, if White declines the pie. The open ones have taken "
+        f"{spent['leaves']:,} leaf solves, {spent['nodes']:,} positions and "
+        f"{spent['seconds']:,.0f} s so far."
+    )
+    begin = f"<!-- openings {size}x{size}: rendered by scripts/solve_openings.py -->"
+    end = f"<!-- end of the openings {size}x{size} -->"
+    text = PAGE.read_text(encoding="utf-8")
+    head, found, rest = text.partition(begin)
+    _, found_end, tail = rest.partition(end)
+    if not found or not found_end:
+        raise SystemExit(f"{PAGE} has no markers {begin!r} ... {end!r}")
+    block = "\n".join([summary, "", *rows])
+    PAGE.write_text(f"{head}{begin}\n{block}\n{end}{tail}", encoding="utf-8")
+
+
+def _key(board: Any) -> str:
+    return canonical_fen(board.fen())
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--size", type=int, choices=(5, 6, 7), default=5)
+    parser.add_argument("--seconds", type=float, default=600.0, help="stop after this long")
+    parser.add_argument(
+        "--slice", type=float, default=600.0, help="the seconds of an opening's turn"
+    )
+    parser.add_argument(
+        "--leaf-nodes", type=int, default=1_000_000, help="the budget of a leaf's solve"
+    )
+    parser.add_argument("--memory", type=int, default=64, help="a leaf's table, in MiB")
+    parser.add_argument("--render", action="store_true", help="render docs/solved.md only")
+    args = parser.parse_args()
+    try:
+        if not args.render:
+            solve(args)
+    except KeyboardInterrupt:
+        print("stopped; the next run goes on from the progress file", file=sys.stderr)
+    render(args.size)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,170 @@
+"""The long solve (veletas.long_solve) against the one-call solver: the same
+winners on endgames of random games when the leaves' budget forces the top
+tree to grow, runs that resume from the progress file, and a progress file
+that fails its checks refused."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+import veletas
+from veletas.errors import LimitError, ProgressFileError
+from veletas.games.veletas.symmetry import canonical_fen, images, openings
+from veletas.long_solve import LongSolve, ProgressFile
+
+pytestmark = pytest.mark.native
+
+
+def endgames(size: int, left: int, count: int, seed: int) -> list[Any]:
+    """Positions ``left`` moves before the end of seeded random games."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        board = veletas.Board(size=size, shooters=3)
+        while not board.is_game_over():
+            board.push(rng.choice(list(board.legal_moves)))
+        moves = board.move_stack
+        start = veletas.Board(size=size, shooters=3)
+        for move in moves[: max(0, len(moves) - left)]:
+            start.push(move)
+        if not start.is_game_over():
+            found.append(start)
+    return found
+
+
+def winner_of(board: Any) -> int:
+    result = veletas.solve(board, max_nodes=3_000_000)
+    assert result.value != "unknown"
+    to_act = int(board.turn)
+    return to_act if result.value == "win" else 1 - to_act
+
+
+@pytest.mark.parametrize("size", [5, 6, 7])
+def test_the_winner_is_the_one_call_solvers(size: int, tmp_path: Path) -> None:
+    for number, board in enumerate(endgames(size, 5, 6, seed=size)):
+        fen = board.fen()
+        progress = ProgressFile(tmp_path / f"{number}.jsonl")
+        search = LongSolve(board, progress, leaf_nodes=30)
+        assert search.run() == winner_of(board), fen
+        assert board.fen() == fen
+        # The line is legal, and the winner's moves in it win.
+        after = board.copy()
+        for move in search.line():
+            after.push_str(move)
+        assert search.line() == [] or search.leaves > 0
+
+
+def test_a_stopped_run_goes_on_where_it_stopped(tmp_path: Path) -> None:
+    board = endgames(6, 7, 1, seed=11)[0]
+    path = tmp_path / "progress.jsonl"
+    first = LongSolve(board, ProgressFile(path), leaf_nodes=20)
+    assert first.run(leaves=5) is None
+    assert first.leaves == 5
+    lines = path.read_text().splitlines()
+    assert lines, "a run records what it settled"
+    resumed = LongSolve(board, ProgressFile(path), leaf_nodes=20)
+    assert resumed.run() == winner_of(board)
+
+    # The resumed run solves no leaf again (a leaf left unknown may be
+    # settled later by its children, a line with no positions searched).
+    def leaves(lines: list[str]) -> list[str]:
+        entries = [json.loads(line) for line in lines]
+        return [entry["key"] for entry in entries if entry["nodes"] > 0]
+
+    added = leaves(path.read_text().splitlines()[len(lines) :])
+    assert added
+    assert not set(leaves(lines)) & set(added)
+    assert len(set(added)) == len(added)
+    again = LongSolve(board, ProgressFile(path), leaf_nodes=20)
+    assert again.winner == resumed.winner
+    assert again.leaves == 0
+
+
+def test_a_settled_root_needs_no_search(tmp_path: Path) -> None:
+    board = veletas.Board("1o5/sx5/xx5/7/3s3/7/1o3oX b play 3")
+    path = tmp_path / "p.jsonl"
+    assert LongSolve(board, ProgressFile(path), leaf_nodes=1_000).run() == 0
+    assert LongSolve(board, ProgressFile(path)).winner == 0
+
+
+def test_moves_left_out_at_the_root(tmp_path: Path) -> None:
+    board = veletas.Board("5/5/1xs2/5/5 w pie 3", size=5, shooters=3)
+    search = LongSolve(board, ProgressFile(tmp_path / "p.jsonl"), leaf_nodes=10, skip={"swap"})
+    search.run(leaves=50)
+    assert search.root.moves is not None
+    assert "swap" not in search.root.moves
+    with pytest.raises(ValueError, match="left out"):
+        LongSolve(
+            veletas.Board("1o5/sx5/xx5/7/3s3/7/1o3oX b play 3"),
+            ProgressFile(tmp_path / "q.jsonl"),
+            leaf_nodes=1,
+            skip={str(m) for m in veletas.Board("1o5/sx5/xx5/7/3s3/7/1o3oX b play 3").legal_moves},
+        ).run()
+
+
+def test_the_keys_fold_the_symmetries(tmp_path: Path) -> None:
+    fen = "5/5/2s2/2x2/5 w pie 3"
+    found = images(fen)
+    assert len(found) == 8
+    assert found[0] == fen
+    assert {canonical_fen(image) for image in found} == {canonical_fen(fen)}
+    # A 90-degree turn moves the stone from below the shooter to its side.
+    assert any(
+        image.startswith("5/5/1xs2/5/5") or image.startswith("5/5/2sx1/5/5") for image in found
+    )
+    assert [len(openings(size=size, shooters=3)) for size in (5, 6)] == [33, 75]
+    board = veletas.Board(openings(size=5, shooters=3)[0], size=5, shooters=3)
+    search = LongSolve(
+        board,
+        ProgressFile(tmp_path / "p.jsonl"),
+        leaf_nodes=10,
+        skip={"swap"},
+        key=lambda b: canonical_fen(b.fen()),
+    )
+    search.run(leaves=50)
+    # White's shooters on squares that mirror each other are one node.
+    assert search.root.children is not None
+    assert len({id(child) for child in search.root.children}) < len(search.root.children)
+
+
+@pytest.mark.parametrize(
+    ("line", "names"),
+    [
+        ("not json", "not JSON"),
+        ('["a"]', "not an object"),
+        ('{"key": "k", "winner": 2, "nodes": 1, "seconds": 0, "root": "r"}', "winner"),
+        ('{"key": "k", "winner": true, "nodes": 1, "seconds": 0, "root": "r"}', "winner"),
+        ('{"key": "k", "winner": 0, "nodes": -1, "seconds": 0, "root": "r"}', "nodes"),
+        ('{"key": "k", "winner": 0, "nodes": 1, "seconds": "x", "root": "r"}', "seconds"),
+        ('{"key": "", "winner": 0, "nodes": 1, "seconds": 0, "root": "r"}', "key"),
+        ('{"key": "k", "winner": 0, "nodes": 1, "seconds": 0}', "not an object"),
+    ],
+)
+def test_a_bad_progress_line_is_refused(tmp_path: Path, line: str, names: str) -> None:
+    path = tmp_path / "progress.jsonl"
+    good = '{"key": "k", "winner": null, "nodes": 5, "seconds": 0.5, "root": "r"}'
+    path.write_text(f"{good}\n{line}\n")
+    with pytest.raises(ProgressFileError, match=f"progress.jsonl, line 2: .*{names}"):
+        ProgressFile(path)
+    assert path.read_text() == f"{good}\n{line}\n"
+
+
+def test_bad_arguments_are_refused(tmp_path: Path) -> None:
+    progress = ProgressFile(tmp_path / "p.jsonl")
+    board = veletas.Board("1o5/sx5/xx5/7/3s3/7/1o3oX b play 3")
+    with pytest.raises(LimitError, match=r"leaf_nodes must be 1 to .*, not 0"):
+        LongSolve(board, progress, leaf_nodes=0)
+    with pytest.raises(TypeError, match="leaf_nodes must be an int"):
+        LongSolve(board, progress, leaf_nodes=True)
+    with pytest.raises(LimitError, match="memory"):
+        LongSolve(board, progress, memory=1)
+    with pytest.raises(LimitError, match=r"leaves must be 1 to .*, not 0"):
+        LongSolve(board, progress).run(leaves=0)
+    over = veletas.Board("1o5/sx5/xx5/7/3s3/7/1o3oX b play 3")
+    over.push_str("a6-a7/a6")
+    with pytest.raises(ValueError, match="over"):
+        LongSolve(over, progress)
