@@ -32,6 +32,8 @@ FOLDER = ROOT / "docs" / "solved"
 PAGE = ROOT / "docs" / "solved.md"
 SHOOTERS = 3
 NAMES = ("black", "white")
+MAX_CHECKED = 1_000_000
+"""The biggest proof put together and checked, in positions."""
 FIELDS = ("fen", "winner", "line", "nodes", "seconds", "leaves", "proof_size", "checked")
 
 
@@ -107,6 +109,9 @@ def solve(args: argparse.Namespace) -> None:
                     flush=True,
                 )
                 continue
+            proof = search.proof(max_positions=MAX_CHECKED)
+            if proof is not None:
+                search.check(proof)
             result = {
                 "fen": fen,
                 "winner": NAMES[winner],
@@ -114,8 +119,8 @@ def solve(args: argparse.Namespace) -> None:
                 "nodes": nodes,
                 "seconds": round(seconds, 1),
                 "leaves": leaves,
-                "proof_size": None,
-                "checked": False,
+                "proof_size": None if proof is None else proof.size(),
+                "checked": proof is not None,
             }
             with results.open("a", encoding="utf-8") as out:
                 out.write(json.dumps(result) + "\n")
@@ -131,8 +136,8 @@ def render(size: int) -> None:
     progress = ProgressFile(progress_path(size))
     rows = [
         "| # | opening (White to decide the pie) | winner if White declines | "
-        "positions searched | seconds | line |",
-        "|---|---|---|---|---|---|",
+        "positions searched | seconds | proof | line |",
+        "|---|---|---|---|---|---|---|",
     ]
     spent = {"nodes": 0, "seconds": 0.0, "leaves": 0}
     for number, fen in enumerate(all_openings, 1):
@@ -144,12 +149,14 @@ def render(size: int) -> None:
             spent["nodes"] += nodes
             spent["seconds"] += seconds
             spent["leaves"] += sum(entry.nodes > 0 for entry in entries)
-            rows.append(f"| {number} | `{fen}` | open | {nodes:,} | {seconds:,.0f} | |")
+            rows.append(f"| {number} | `{fen}` | open | {nodes:,} | {seconds:,.0f} | | |")
             continue
         line = " ".join(result["line"])
+        size = result["proof_size"]
+        proof = "over 1,000,000" if size is None else f"{size:,}, checked"
         rows.append(
             f"| {number} | `{fen}` | {result['winner']} | {result['nodes']:,} | "
-            f"{result['seconds']:,.0f} | {line} |"
+            f"{result['seconds']:,.0f} | {proof} | {line} |"
         )
     wins = {name: sum(r["winner"] == name for r in solved.values()) for name in NAMES}
     summary = (

@@ -11,12 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+pytest.importorskip("veletas._veletas", reason="the extension is not built")
+
 import veletas
-from veletas.errors import LimitError, ProgressFileError
+from veletas.errors import LimitError, ProgressFileError, ProofError
 from veletas.games.veletas.symmetry import canonical_fen, images, openings
 from veletas.long_solve import LongSolve, ProgressFile
-
-pytestmark = pytest.mark.native
 
 
 def endgames(size: int, left: int, count: int, seed: int) -> list[Any]:
@@ -56,6 +57,11 @@ def test_the_winner_is_the_one_call_solvers(size: int, tmp_path: Path) -> None:
         for move in search.line():
             after.push_str(move)
         assert search.line() == [] or search.leaves > 0
+        proof = search.proof()
+        assert proof is not None
+        search.check(proof)
+        if search.winner == int(board.turn):
+            proof.check(board)
 
 
 def test_a_stopped_run_goes_on_where_it_stopped(tmp_path: Path) -> None:
@@ -168,3 +174,43 @@ def test_bad_arguments_are_refused(tmp_path: Path) -> None:
     over.push_str("a6-a7/a6")
     with pytest.raises(ValueError, match="over"):
         LongSolve(over, progress)
+
+
+def test_the_proof_of_a_resumed_solve_holds(tmp_path: Path) -> None:
+    board = endgames(6, 7, 1, seed=11)[0]
+    path = tmp_path / "progress.jsonl"
+    LongSolve(board, ProgressFile(path), leaf_nodes=20).run()
+    resumed = LongSolve(board, ProgressFile(path), leaf_nodes=20)
+    assert resumed.root.children is None
+    proof = resumed.proof()
+    assert proof is not None
+    resumed.check(proof)
+    assert resumed.proof(max_positions=proof.size() - 1) is None
+
+
+def test_a_proof_with_moves_left_out_at_the_root(tmp_path: Path) -> None:
+    # The loser acts at the root: its replies are checked one by one, since
+    # the moves left out are not answered.
+    for fen in ("5/5/1xs2/5/5 w pie 3",):
+        board = veletas.Board(fen, size=5, shooters=3)
+        search = LongSolve(board, ProgressFile(tmp_path / "p.jsonl"), skip={"swap"})
+        assert search.proof() is None  # unknown yet
+    winners = set()
+    for board in endgames(5, 4, 8, seed=5):
+        moves = [str(m) for m in board.legal_moves]
+        search = LongSolve(
+            board, ProgressFile(tmp_path / f"{board.fen()}.jsonl"), leaf_nodes=10, skip=moves[2:]
+        )
+        winner = search.run()
+        winners.add(winner == int(board.turn))
+        proof = search.proof()
+        assert proof is not None
+        search.check(proof)
+        tree = proof.to_dict()
+        if winner == int(board.turn):
+            assert tree["move"] in moves[:2]
+        else:
+            assert list(tree["replies"]) == moves[:2]
+            with pytest.raises(ProofError, match="the prover is to act"):
+                proof.check(board)
+    assert winners == {True, False}

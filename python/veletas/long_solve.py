@@ -31,9 +31,14 @@ from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from typing import Any
 
-from veletas.errors import ProgressFileError
-from veletas.limits import check_seconds, check_solve_nodes, check_solver_memory
-from veletas.solving import solve
+from veletas.errors import ProgressFileError, ProofError
+from veletas.limits import (
+    MAX_PROOF_POSITIONS,
+    check_seconds,
+    check_solve_nodes,
+    check_solver_memory,
+)
+from veletas.solving import Proof, solve
 
 __all__ = ["INFINITE", "LongSolve", "ProgressFile", "Settled"]
 
@@ -205,6 +210,7 @@ class LongSolve:
         self._nodes: dict[str, _Node] = {}
         self.prover = int(board.turn)
         """The seat to act at the root, whose win the numbers count."""
+        self.root_board = board.copy()
         self.root = self._node(board.copy())
         self.leaves = 0
         """The leaves solved by this object's runs."""
@@ -258,6 +264,43 @@ class LongSolve:
             moves.append(node.moves[index])
             node = node.children[index]
         return moves
+
+    def proof(self, max_positions: int = MAX_PROOF_POSITIONS) -> Proof | None:
+        """The proof of the winner's win from the root (the root's moves in
+        ``skip`` left out), put together from the tree and the progress
+        file, each leaf the native solver settled solved again with
+        ``proof=True``; None while the root is unknown, or once the proof
+        passes ``max_positions`` positions or a leaf's solve its budget
+        (twice ``leaf_nodes``). Check it with :meth:`check`."""
+        winner = self.winner
+        if winner is None:
+            return None
+        builder = _ProofBuilder(self, winner, max_positions)
+        try:
+            root = builder.build(self.root_board, root=True)
+        except _TooBig:
+            return None
+        return Proof(root)
+
+    def check(self, proof: Proof) -> None:
+        """:meth:`Proof.check` of ``proof`` from the root, replayed on the
+        reference engine; where the loser acts at the root, each of its
+        replies is checked from the position it leads to, since the moves
+        in ``skip`` are not answered.
+
+        :raises ProofError: naming the line where it first fails.
+        """
+        tree = proof.to_dict()
+        if "replies" not in tree:
+            proof.check(self.root_board)
+            return
+        for text, node in tree["replies"].items():
+            after = self.root_board.copy()
+            after.push_str(text)
+            try:
+                Proof(node).check(after)
+            except ProofError as error:
+                raise ProofError(f"after {text}: {error}") from None
 
     def _node(self, board: Any) -> _Node:
         key = self._key(board)
@@ -352,6 +395,90 @@ class LongSolve:
         won = winner == self.prover
         node.proof, node.disproof = (0, INFINITE) if won else (INFINITE, 0)
         node.board = None
+
+
+class _TooBig(Exception):
+    """A proof past its limit, or a leaf whose solve ran out."""
+
+
+class _ProofBuilder:
+    """The proof of a settled root, walked on the actual boards (a node of
+    the tree may stand for an image of the position reached)."""
+
+    def __init__(self, search: LongSolve, winner: int, max_positions: int) -> None:
+        self.search = search
+        self.winner = winner
+        self.max_positions = max_positions
+        self.size = 0
+        self.built: dict[str, dict[str, Any]] = {}
+
+    def _count(self, positions: int) -> None:
+        self.size += positions
+        if self.size > self.max_positions:
+            raise _TooBig
+
+    def _known(self, board: Any) -> tuple[int | None, bool]:
+        """The winner of ``board`` if settled, and whether the native solver
+        settled it (a leaf)."""
+        if board.is_game_over():
+            winner = board.winner
+            return (1 - int(board.turn) if winner is None else int(winner)), False
+        key = self.search._key(board)
+        node = self.search._nodes.get(key)
+        if node is not None and node.winner is not None and node.children is not None:
+            return node.winner, False
+        entry = self.search.progress.get(key)
+        if entry is None or entry.winner is None:
+            return None, False
+        return entry.winner, entry.nodes > 0
+
+    def build(self, board: Any, root: bool = False) -> dict[str, Any]:
+        fen = board.fen()
+        node = self.built.get(fen)
+        if node is not None:
+            return node
+        if board.is_game_over():
+            node = {"won": True}
+            self._count(1)
+        elif int(board.turn) == self.winner:
+            node = self._winning(board, root)
+        else:
+            replies = {}
+            for move in board.legal_moves:
+                text = str(move)
+                if root and text in self.search._skip:
+                    continue
+                after = board.copy()
+                after.push(move)
+                replies[text] = self.build(after)
+            node = {"replies": replies}
+            self._count(1)
+        self.built[fen] = node
+        return node
+
+    def _winning(self, board: Any, root: bool) -> dict[str, Any]:
+        _, leaf = self._known(board)
+        if not leaf:
+            for move in board.legal_moves:
+                text = str(move)
+                if root and text in self.search._skip:
+                    continue
+                after = board.copy()
+                after.push(move)
+                if self._known(after)[0] == self.winner:
+                    self._count(1)
+                    return {"move": text, "then": self.build(after)}
+        result = solve(
+            board,
+            max_nodes=2 * self.search.leaf_nodes,
+            memory=self.search.memory,
+            proof=True,
+        )
+        if result.value != "win" or result.proof is None or result.proof_size is None:
+            raise _TooBig
+        self._count(result.proof_size)
+        tree: dict[str, Any] = result.proof.to_dict()
+        return tree
 
 
 def _fen(board: Any) -> str:
