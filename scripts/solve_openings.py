@@ -25,7 +25,7 @@ from typing import Any
 
 import veletas
 from veletas.games.veletas.symmetry import canonical_fen, openings
-from veletas.long_solve import LongSolve, ProgressFile
+from veletas.long_solve import LongSolve, ProgressFile, Settled
 
 ROOT = Path(__file__).resolve().parent.parent
 FOLDER = ROOT / "docs" / "solved"
@@ -165,6 +165,7 @@ def render(size: int) -> None:
         f"{spent['leaves']:,} leaf solves, {spent['nodes']:,} positions and "
         f"{spent['seconds']:,.0f} s so far."
     )
+    rows += ["", *_depths(progress, {canonical_fen(fen) for fen in all_openings})]
     begin = f"<!-- openings {size}x{size}: rendered by scripts/solve_openings.py -->"
     end = f"<!-- end of the openings {size}x{size} -->"
     text = PAGE.read_text(encoding="utf-8")
@@ -174,6 +175,32 @@ def render(size: int) -> None:
         raise SystemExit(f"{PAGE} has no markers {begin!r} ... {end!r}")
     block = "\n".join([summary, "", *rows])
     PAGE.write_text(f"{head}{begin}\n{block}\n{end}{tail}", encoding="utf-8")
+
+
+def _depths(progress: ProgressFile, roots: set[str]) -> list[str]:
+    """The leaf solves so far by how far past the opening their position
+    is, and the share they settled: what decides how far a run reaches."""
+    by_depth: dict[int, list[Settled]] = {}
+    for key, entry in progress.items():
+        if entry.nodes == 0 or entry.root not in roots:
+            continue
+        board = key.partition(" ")[0]
+        depth = sum(board.count(piece) for piece in "sxoXO") - 2
+        by_depth.setdefault(depth, []).append(entry)
+    rows = [
+        "| pieces placed after the opening | leaves solved | settled | mean positions | "
+        "mean seconds |",
+        "|---|---|---|---|---|",
+    ]
+    for depth, entries in sorted(by_depth.items()):
+        settled = sum(entry.winner is not None for entry in entries)
+        nodes = sum(entry.nodes for entry in entries) / len(entries)
+        seconds = sum(entry.seconds for entry in entries) / len(entries)
+        rows.append(
+            f"| {depth} | {len(entries):,} | {settled / len(entries):.1%} | {nodes:,.0f} | "
+            f"{seconds:.2f} |"
+        )
+    return rows
 
 
 def _key(board: Any) -> str:

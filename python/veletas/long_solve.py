@@ -113,6 +113,10 @@ class ProgressFile:
             out.write(line + "\n")
         self._entries[key] = entry
 
+    def items(self) -> Iterator[tuple[str, Settled]]:
+        """Every key and what is known of it."""
+        return iter(self._entries.items())
+
     def under(self, root: str) -> Iterator[Settled]:
         """The entries of the searches of ``root``."""
         return (entry for entry in self._entries.values() if entry.root == root)
