@@ -55,7 +55,7 @@ fn play_uniform_game_with<B: Bits>(
     let mut sampler = UniformSampler::new(pos.rules().size());
     let mut plies = 0;
     while let Some(m) = sampler.draw_with(bits, &pos, rng) {
-        pos.play_unchecked(m);
+        pos.play_unhashed(m);
         swapped |= m == Move::Swap;
         plies += 1;
         if let Some(moves) = moves.as_deref_mut() {
