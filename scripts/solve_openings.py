@@ -17,6 +17,7 @@ seconds in turn, stops cleanly after ``--seconds``, and renders the table of
 from __future__ import annotations
 
 import argparse
+import fcntl
 import json
 import sys
 import time
@@ -70,6 +71,14 @@ def read_results(path: Path, known: set[str]) -> dict[str, dict[str, Any]]:
 
 
 def solve(args: argparse.Namespace) -> None:
+    # One run at a time appends to a board's files: a second waits for none
+    # and stops at once.
+    FOLDER.mkdir(parents=True, exist_ok=True)
+    lock = progress_path(args.size).with_suffix(".lock").open("w")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise SystemExit(f"another run is solving these openings (it holds {lock.name})") from None
     all_openings = openings(size=args.size, shooters=SHOOTERS)
     results = results_path(args.size)
     solved = read_results(results, set(all_openings))
