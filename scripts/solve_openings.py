@@ -110,7 +110,7 @@ def solve(args: argparse.Namespace) -> None:
             spent = list(progress.under(search.root.key))
             nodes = sum(entry.nodes for entry in spent)
             seconds = sum(entry.seconds for entry in spent)
-            leaves = sum(entry.nodes > 0 for entry in spent)
+            leaves = len(spent)
             if winner is None:
                 print(
                     f"  {fen}: open, {leaves:,} positions solved so far "
@@ -157,7 +157,7 @@ def render(size: int) -> None:
             seconds = sum(entry.seconds for entry in entries)
             spent["nodes"] += nodes
             spent["seconds"] += seconds
-            spent["leaves"] += sum(entry.nodes > 0 for entry in entries)
+            spent["leaves"] += len(entries)
             rows.append(f"| {number} | `{fen}` | open | {nodes:,} | {seconds:,.0f} | | |")
             continue
         line = " ".join(result["line"])
@@ -190,8 +190,8 @@ def _depths(progress: ProgressFile, roots: set[str]) -> list[str]:
     """The leaf solves so far by how far past the opening their position
     is, and the share they settled: what decides how far a run reaches."""
     by_depth: dict[int, list[Settled]] = {}
-    for key, entry in progress.items():
-        if entry.nodes == 0 or entry.root not in roots:
+    for key, entry in progress.solves():
+        if entry.root not in roots:
             continue
         board = key.partition(" ")[0]
         depth = sum(board.count(piece) for piece in "sxoXO") - 2

@@ -214,3 +214,19 @@ def test_a_proof_with_moves_left_out_at_the_root(tmp_path: Path) -> None:
             with pytest.raises(ProofError, match="the prover is to act"):
                 proof.check(board)
     assert winners == {True, False}
+
+
+def test_a_leaf_settled_later_by_its_children_counts_its_solve_once(tmp_path: Path) -> None:
+    path = tmp_path / "progress.jsonl"
+    path.write_text(
+        '{"key": "k", "winner": null, "nodes": 5, "seconds": 0.5, "root": "r"}\n'
+        '{"key": "k", "winner": 1, "nodes": 0, "seconds": 0, "root": "r"}\n'
+        '{"key": "j", "winner": 0, "nodes": 7, "seconds": 0.25, "root": "s"}\n'
+    )
+    progress = ProgressFile(path)
+    known = progress.get("k")
+    assert known is not None
+    assert known.winner == 1
+    assert [entry.nodes for entry in progress.under("r")] == [5]
+    assert [key for key, _ in progress.solves()] == ["k", "j"]
+    assert len(progress) == 2

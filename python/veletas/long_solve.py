@@ -18,7 +18,7 @@ den Herik and Uiterwijk).
 >>> board = veletas.Board("1o5/sx5/xx5/7/3s3/7/1o3oX b play 3")
 >>> progress = ProgressFile(pathlib.Path(folder) / "progress.jsonl")
 >>> search = LongSolve(board, progress, leaf_nodes=100)
->>> search.run(), search.line()      # Black (seat 0) wins
+>>> search.run(), search.line()      # Black (0, as int(board.turn)) wins
 (0, ['a7'])
 """
 
@@ -51,7 +51,7 @@ Key = Callable[[Any], str]
 
 class Settled:
     """What the progress file says of one position: its ``winner`` (the
-    seat, 0 or 1, or None while unknown), the positions ``nodes`` and the
+    side, 0 or 1 as ``int(board.turn)``, or None while unknown), the positions ``nodes`` and the
     ``seconds`` its solves took, and the ``root`` whose search it served."""
 
     __slots__ = ("nodes", "root", "seconds", "winner")
@@ -78,6 +78,7 @@ class ProgressFile:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         self._entries: dict[str, Settled] = {}
+        self._solves: list[tuple[str, Settled]] = []
         if self.path.exists():
             self._read()
 
@@ -90,7 +91,7 @@ class ProgressFile:
                     key, entry = _parse(line)
                 except ValueError as error:
                     raise ProgressFileError(f"{self.path}, line {number}: {error}") from None
-                self._entries[key] = entry
+                self._note(key, entry)
 
     def get(self, key: str) -> Settled | None:
         """What is known of ``key``, or None."""
@@ -111,15 +112,21 @@ class ProgressFile:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self.path.open("a", encoding="utf-8") as out:
             out.write(line + "\n")
-        self._entries[key] = entry
+        self._note(key, entry)
 
-    def items(self) -> Iterator[tuple[str, Settled]]:
-        """Every key and what is known of it."""
-        return iter(self._entries.items())
+    def _note(self, key: str, entry: Settled) -> None:
+        self._entries[key] = entry
+        if entry.nodes > 0:
+            self._solves.append((key, entry))
+
+    def solves(self) -> Iterator[tuple[str, Settled]]:
+        """Every solve of a leaf, in the order of the file (a leaf left
+        unknown and settled later by its children counts once here)."""
+        return iter(self._solves)
 
     def under(self, root: str) -> Iterator[Settled]:
-        """The entries of the searches of ``root``."""
-        return (entry for entry in self._entries.values() if entry.root == root)
+        """The solves of the leaves of the searches of ``root``."""
+        return (entry for _, entry in self._solves if entry.root == root)
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -213,7 +220,8 @@ class LongSolve:
         self._skip = frozenset(skip)
         self._nodes: dict[str, _Node] = {}
         self.prover = int(board.turn)
-        """The seat to act at the root, whose win the numbers count."""
+        """The side to act at the root (``int(board.turn)``), whose win the
+        proof numbers count."""
         self.root_board = board.copy()
         self.root = self._node(board.copy())
         self.leaves = 0
@@ -224,7 +232,8 @@ class LongSolve:
 
     @property
     def winner(self) -> int | None:
-        """The seat that wins with best play (0 or 1), or None while unknown."""
+        """The side that wins with best play (0 or 1, as ``int(board.turn)``),
+        or None while unknown."""
         return self.root.winner
 
     def run(self, seconds: float | None = None, leaves: int | None = None) -> int | None:
@@ -314,8 +323,7 @@ class LongSolve:
         node = _Node(board, key)
         self._nodes[key] = node
         if board.is_game_over():
-            winner = board.winner
-            self._settle(node, 1 - node.to_act if winner is None else int(winner))
+            self._settle(node, _winner_at_end(board))
             return node
         known = self.progress.get(key)
         if known is not None and known.winner is not None:
@@ -359,14 +367,20 @@ class LongSolve:
             self._settle(leaf, winner)
         return True
 
+    def _after(self, board: Any, root: bool) -> Iterator[tuple[str, Any]]:
+        """Each move of ``board`` (but those of ``skip`` at the root) and the
+        board it leads to."""
+        for move in board.legal_moves:
+            text = str(move)
+            if root and text in self._skip:
+                continue
+            after = board.copy()
+            after.push(move)
+            yield text, after
+
     def _expand(self, leaf: _Node) -> None:
         moves, children = [], []
-        for move in leaf.board.legal_moves:
-            text = str(move)
-            if leaf is self.root and text in self._skip:
-                continue
-            board = leaf.board.copy()
-            board.push(move)
+        for text, board in self._after(leaf.board, leaf is self.root):
             moves.append(text)
             children.append(self._node(board))
         if not children:
@@ -425,8 +439,7 @@ class _ProofBuilder:
         """The winner of ``board`` if settled, and whether the native solver
         settled it (a leaf)."""
         if board.is_game_over():
-            winner = board.winner
-            return (1 - int(board.turn) if winner is None else int(winner)), False
+            return _winner_at_end(board), False
         key = self.search._key(board)
         node = self.search._nodes.get(key)
         if node is not None and node.winner is not None and node.children is not None:
@@ -447,14 +460,7 @@ class _ProofBuilder:
         elif int(board.turn) == self.winner:
             node = self._winning(board, root)
         else:
-            replies = {}
-            for move in board.legal_moves:
-                text = str(move)
-                if root and text in self.search._skip:
-                    continue
-                after = board.copy()
-                after.push(move)
-                replies[text] = self.build(after)
+            replies = {text: self.build(after) for text, after in self.search._after(board, root)}
             node = {"replies": replies}
             self._count(1)
         self.built[fen] = node
@@ -463,12 +469,7 @@ class _ProofBuilder:
     def _winning(self, board: Any, root: bool) -> dict[str, Any]:
         _, leaf = self._known(board)
         if not leaf:
-            for move in board.legal_moves:
-                text = str(move)
-                if root and text in self.search._skip:
-                    continue
-                after = board.copy()
-                after.push(move)
+            for text, after in self.search._after(board, root):
                 if self._known(after)[0] == self.winner:
                     self._count(1)
                     return {"move": text, "then": self.build(after)}
@@ -483,6 +484,13 @@ class _ProofBuilder:
         self._count(result.proof_size)
         tree: dict[str, Any] = result.proof.to_dict()
         return tree
+
+
+def _winner_at_end(board: Any) -> int:
+    """The winner of an ended game; with none, the side to act has lost (no
+    legal move), as the native solver reads it."""
+    winner = board.winner
+    return 1 - int(board.turn) if winner is None else int(winner)
 
 
 def _fen(board: Any) -> str:
