@@ -230,3 +230,35 @@ def test_a_leaf_settled_later_by_its_children_counts_its_solve_once(tmp_path: Pa
     assert [entry.nodes for entry in progress.under("r")] == [5]
     assert [key for key, _ in progress.solves()] == ["k", "j"]
     assert len(progress) == 2
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "5/ooxoo/ososo/2s2/1x1x1 w play 3",
+        "xxxxx/1xox1/1sxs1/1xsx1/oxoxo b play 3",
+        "1o1o1/oosoo/xs1sx/x3x/2o2 w play 3",
+    ],
+)
+def test_the_line_is_played_on_the_boards_when_images_share_a_node(
+    tmp_path: Path, fen: str
+) -> None:
+    # Boards symmetric under a mirror: with the symmetries folded, a node
+    # holds the moves of the first image that reached it, and the line must
+    # still be legal from the root.
+    board = veletas.Board(fen, size=5, shooters=3)
+    search = LongSolve(
+        board,
+        ProgressFile(tmp_path / "p.jsonl"),
+        leaf_nodes=10,
+        key=lambda b: canonical_fen(b.fen()),
+    )
+    assert search.run() == winner_of(board)
+    line = search.line()
+    assert len(line) >= 3
+    after = board.copy()
+    for move in line:
+        after.push_str(move)
+    proof = search.proof()
+    assert proof is not None
+    search.check(proof)

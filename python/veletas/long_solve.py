@@ -263,19 +263,26 @@ class LongSolve:
         return self.winner
 
     def line(self) -> list[str]:
-        """A line of moves from the root to a leaf the native solver
-        settled, the winner choosing moves it wins with, the loser its
-        first move; empty while the root is unknown."""
-        winner, node, moves = self.winner, self.root, []
-        if winner is None:
-            return []
-        while node.children is not None:
-            assert node.moves is not None
-            index = 0
-            if node.to_act == winner:
-                index = next(i for i, c in enumerate(node.children) if c.winner == winner)
-            moves.append(node.moves[index])
-            node = node.children[index]
+        """A line of moves from the root to a position the tree does not
+        expand (a leaf the native solver settled), the winner choosing
+        moves it wins with, the loser its first move; empty while the root
+        is unknown. It is walked on the boards themselves, since a node
+        shared by images of a position holds the moves of one image."""
+        winner = self.winner
+        board = self.root_board
+        moves: list[str] = []
+        while winner is not None:
+            node = self._nodes.get(self._key(board))
+            if node is None or node.children is None:
+                break
+            for text, after in self._after(board, not moves):
+                child = self._nodes.get(self._key(after))
+                if int(board.turn) != winner or (child is not None and child.winner == winner):
+                    moves.append(text)
+                    board = after
+                    break
+            else:
+                break
         return moves
 
     def proof(self, max_positions: int = MAX_PROOF_POSITIONS) -> Proof | None:
