@@ -221,7 +221,7 @@ def main() -> int:
     parser.add_argument("--size", type=int, choices=(5, 6, 7), default=5)
     parser.add_argument("--seconds", type=float, default=600.0, help="stop after this long")
     parser.add_argument(
-        "--slice", type=float, default=600.0, help="the seconds of an opening's turn"
+        "--slice", type=float, default=900.0, help="the seconds of an opening's turn"
     )
     parser.add_argument(
         "--leaf-nodes", type=int, default=1_000_000, help="the budget of a leaf's solve"
