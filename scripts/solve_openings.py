@@ -52,7 +52,11 @@ def read_results(path: Path, known: set[str]) -> dict[str, dict[str, Any]]:
     solved: dict[str, dict[str, Any]] = {}
     if not path.exists():
         return solved
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise SystemExit(f"{path}: not a results file ({error})") from None
+    for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         where = f"{path}, line {number}"

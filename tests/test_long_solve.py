@@ -137,6 +137,9 @@ def test_the_keys_fold_the_symmetries(tmp_path: Path) -> None:
     assert len({id(child) for child in search.root.children}) < len(search.root.children)
 
 
+HUGE_NODES = '{{"key": "k", "winner": 0, "nodes": 1{}, "seconds": 0, "root": "r"}}'
+
+
 @pytest.mark.parametrize(
     ("line", "names"),
     [
@@ -148,6 +151,9 @@ def test_the_keys_fold_the_symmetries(tmp_path: Path) -> None:
         ('{"key": "k", "winner": 0, "nodes": 1, "seconds": "x", "root": "r"}', "seconds"),
         ('{"key": "", "winner": 0, "nodes": 1, "seconds": 0, "root": "r"}', "key"),
         ('{"key": "k", "winner": 0, "nodes": 1, "seconds": 0}', "not an object"),
+        (HUGE_NODES.format("0" * 30), "nodes must be a count"),
+        (HUGE_NODES.format("0" * 5000), "digits"),
+        ("x" * 65536, "not JSON"),
     ],
 )
 def test_a_bad_progress_line_is_refused(tmp_path: Path, line: str, names: str) -> None:
@@ -157,6 +163,14 @@ def test_a_bad_progress_line_is_refused(tmp_path: Path, line: str, names: str) -
     with pytest.raises(ProgressFileError, match=f"progress.jsonl, line 2: .*{names}"):
         ProgressFile(path)
     assert path.read_text() == f"{good}\n{line}\n"
+
+
+def test_a_progress_file_of_other_bytes_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "progress.jsonl"
+    good = b'{"key": "k", "winner": null, "nodes": 5, "seconds": 0.5, "root": "r"}\n'
+    path.write_bytes(good + b"\xff\xfe" + good[2:])
+    with pytest.raises(ProgressFileError, match=r"progress.jsonl, line 2: .*utf-8"):
+        ProgressFile(path)
 
 
 def test_bad_arguments_are_refused(tmp_path: Path) -> None:

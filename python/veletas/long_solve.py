@@ -34,6 +34,7 @@ from typing import Any
 from veletas.errors import ProgressFileError, ProofError
 from veletas.limits import (
     MAX_PROOF_POSITIONS,
+    MAX_SOLVE_NODES,
     check_seconds,
     check_solve_nodes,
     check_solver_memory,
@@ -83,12 +84,12 @@ class ProgressFile:
             self._read()
 
     def _read(self) -> None:
-        with self.path.open(encoding="utf-8") as lines:
-            for number, line in enumerate(lines, 1):
-                if not line.strip():
+        with self.path.open("rb") as lines:
+            for number, raw in enumerate(lines, 1):
+                if not raw.strip():
                     continue
                 try:
-                    key, entry = _parse(line)
+                    key, entry = _parse(raw.decode("utf-8"))
                 except ValueError as error:
                     raise ProgressFileError(f"{self.path}, line {number}: {error}") from None
                 self._note(key, entry)
@@ -150,8 +151,8 @@ def _parse(line: str) -> tuple[str, Settled]:
         raise ValueError("key and root must be position strings")
     if winner not in (0, 1, None) or isinstance(winner, bool):
         raise ValueError(f"winner must be 0, 1 or null, not {winner!r}")
-    if isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 0:
-        raise ValueError(f"nodes must be a count, not {nodes!r}")
+    if isinstance(nodes, bool) or not isinstance(nodes, int) or not 0 <= nodes <= MAX_SOLVE_NODES:
+        raise ValueError(f"nodes must be a count of 0 to {MAX_SOLVE_NODES:,}, not {nodes!r:.40}")
     if (
         isinstance(seconds, bool)
         or not isinstance(seconds, int | float)
