@@ -12,6 +12,8 @@
 //! - [`bits`], [`cpu`]: the shelf of the games' bit kernels: bit
 //!   selection, and the CPU features that pick a kernel.
 //! - [`crew`]: helper threads that stay awake between short parallel loops.
+//! - [`evaluate`]: a static estimate of who wins, fitted to the engine's
+//!   own games, for any game that reads its features.
 //! - [`mcts`]: Monte Carlo tree search over any [`game::Game`].
 //! - [`player`]: the turn-level search player of any game ([`player::Turns`]).
 //! - [`solver`]: an exact solver (df-pn) of any [`game::Game`];
@@ -25,6 +27,7 @@
 pub mod bits;
 pub mod cpu;
 pub mod crew;
+pub mod evaluate;
 pub mod game;
 pub mod mcts;
 pub mod meridians;

@@ -26,6 +26,7 @@ pub mod bitboard;
 pub mod bots;
 pub mod color;
 pub mod decision;
+pub mod evaluate;
 pub mod fen;
 pub mod kernel;
 pub mod moves;
@@ -37,6 +38,7 @@ pub mod position;
 pub mod size;
 pub mod solve;
 pub mod symmetry;
+mod weights;
 pub mod zobrist;
 
 pub use crate::game::{perft, perft_divide};

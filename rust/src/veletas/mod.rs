@@ -21,6 +21,7 @@ pub mod bots;
 pub mod claims;
 pub mod color;
 pub mod decision;
+pub mod evaluate;
 pub mod fen;
 pub mod kernel;
 pub mod lines;
@@ -34,6 +35,7 @@ pub mod rules;
 pub mod solve;
 pub mod square;
 pub mod symmetry;
+mod weights;
 pub mod zobrist;
 
 pub use crate::game::{perft, perft_divide};
