@@ -63,6 +63,9 @@ def test_not_a_board_is_a_type_error(bot: object) -> None:
         ({"solve_share": -0.1}, "solve_share must be a number of 0 to 1, got -0.1"),
         ({"solve_share": 1.5}, "solve_share must be a number of 0 to 1, got 1.5"),
         ({"solve_share": float("nan")}, "solve_share must be a number of 0 to 1, got nan"),
+        ({"cutoff": -1}, "cutoff must be 0 to 1,000,000, not -1"),
+        ({"cutoff": 1 << 40}, "cutoff must be 0 to 1,000,000, not 1099511627776"),
+        ({"cutoff": 8, "algorithm": "uct"}, "cutoff is for mcts: uct, the fixed baseline"),
     ],
 )
 def test_bad_mcts_arguments_are_refused(kwargs: dict, message: str) -> None:

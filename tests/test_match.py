@@ -81,6 +81,8 @@ def test_a_spec_makes_the_bot_it_names() -> None:
     assert isinstance(bot, veletas.MctsBot)
     assert (bot.iterations, bot.seconds, bot.seed, bot.exploration) == (500, None, 7, 1.5)
     assert BotSpec.parse("mcts").make(0).seconds == veletas.bots.DEFAULT_SECONDS
+    assert BotSpec.parse("mcts:cutoff=0").make(0).cutoff == 0
+    assert BotSpec.parse("mcts").make(0).cutoff is None
 
 
 @pytest.mark.parametrize(
@@ -107,6 +109,10 @@ def test_a_spec_makes_the_bot_it_names() -> None:
         ("mcts:exploration=-1", "exploration must be a number of 0 or more, not '-1'"),
         ("mcts:iterations=5,iterations=6", "iterations is given twice"),
         ("mcts:iterations=5,", "'' is not OPTION=VALUE"),
+        ("mcts:cutoff=-1", "cutoff must be a whole number of 0 to 1,000,000, not '-1'"),
+        ("mcts:cutoff=2.5", "not '2.5'"),
+        ("mcts:cutoff=1000001", "not '1000001'"),
+        ("uct:cutoff=8", "player 'uct:cutoff=8': uct, the fixed baseline, takes no cutoff"),
     ],
 )
 def test_bad_specs_are_refused_with_a_clear_error(spec: str, message: str) -> None:

@@ -581,7 +581,7 @@ class MctsPlayer:
     :raises ValueError: for an ``algorithm`` other than ``"mcts"`` (the
         solver) and ``"uct"`` (plain UCT), ``threads`` or ``max_nodes`` of 0,
         a negative or non-finite ``exploration``, or a ``solve_share``
-        outside 0 .. 1.
+        outside 0 .. 1; a ``cutoff`` above ``MAX_CUTOFF``.
     """
 
     def __new__(
@@ -593,6 +593,7 @@ class MctsPlayer:
         exploration: float = 0.7,
         max_nodes: int = 8000000,
         solve_share: float = 0.1,
+        cutoff: int = 32,
     ) -> MctsPlayer: ...
     def choose(
         self,
@@ -826,6 +827,7 @@ class MeridiansMctsPlayer:
         exploration: float = 1.4,
         max_nodes: int = 8000000,
         solve_share: float = 0.1,
+        cutoff: int = 8,
     ) -> MeridiansMctsPlayer: ...
     def choose(
         self,

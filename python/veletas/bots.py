@@ -39,6 +39,7 @@ from veletas import games as registry
 from veletas._implementation import require_native
 from veletas.limits import (
     DEFAULT_SECONDS,
+    check_cutoff,
     check_iterations,
     check_seconds,
     check_threads,
@@ -284,11 +285,17 @@ class MctsBot:
         counted as playouts: a win it proves is played, and the tree search
         gets the rest of the budget otherwise (default
         :data:`DEFAULT_SOLVE_SHARE`; 0 turns it off; ``docs/bots.md``).
+    :param cutoff: with ``"mcts"``, the random decisions a playout takes
+        before the game's static estimate scores it, instead of playing on
+        to the end (default: the game's, as measured in ``docs/bots.md``:
+        32 for Veletas, 8 for Meridians; 0 plays every playout to the end,
+        as ``"uct"`` always does).
     :raises ValueError: for an unknown ``algorithm``, a budget outside the
         limits of :mod:`veletas.limits` (a :class:`~veletas.errors.LimitError`),
         ``threads`` below 1, a seed outside 0 .. 2**64 - 1, a negative
-        exploration constant, ``max_nodes`` below 1 or a ``solve_share``
-        outside 0 .. 1.
+        exploration constant, ``max_nodes`` below 1, a ``solve_share``
+        outside 0 .. 1, a ``cutoff`` outside 0 .. :data:`~veletas.limits.MAX_CUTOFF`
+        or a ``cutoff`` with ``"uct"``.
 
     The bot keeps its search trees from one move to the next: when it is
     asked about a position that its tree already explored (its own last move
@@ -310,6 +317,7 @@ class MctsBot:
     exploration: float | None
     algorithm: str
     solve_share: float | None
+    cutoff: int | None
     last_search: SearchInfo | None
     _players: dict[str, registry.SearchPlayer]
     _kwargs: dict[str, Any]
@@ -324,6 +332,7 @@ class MctsBot:
         max_nodes: int | None = None,
         algorithm: str = "mcts",
         solve_share: float | None = None,
+        cutoff: int | None = None,
     ) -> None:
         if algorithm not in ALGORITHMS:
             raise ValueError(f"algorithm must be 'mcts' or 'uct', got {algorithm!r}")
@@ -353,6 +362,12 @@ class MctsBot:
             if not (isinstance(solve_share, numbers.Real) and 0 <= solve_share <= 1):
                 raise ValueError(f"solve_share must be a number of 0 to 1, got {solve_share!r}")
             kwargs["solve_share"] = float(solve_share)
+        if cutoff is not None:
+            if algorithm == "uct":
+                raise ValueError(
+                    "cutoff is for mcts: uct, the fixed baseline, plays every playout to the end"
+                )
+            kwargs["cutoff"] = cutoff = check_cutoff(cutoff)
         if seconds is None and iterations is None:
             seconds = DEFAULT_SECONDS
         self.seconds = None if seconds is None else float(seconds)
@@ -362,6 +377,7 @@ class MctsBot:
         self.exploration = exploration
         self.algorithm = algorithm
         self.solve_share = None if solve_share is None else float(solve_share)
+        self.cutoff = cutoff
         self._kwargs = kwargs
         self._players = {}
         self.last_search = None
@@ -467,6 +483,7 @@ class MctsBot:
             self._kwargs.get("max_nodes"),
             self.algorithm,
             self.solve_share,
+            self.cutoff,
         )
 
     def __repr__(self) -> str:
@@ -480,4 +497,6 @@ class MctsBot:
             extra += f", algorithm={self.algorithm!r}"
         if self.solve_share is not None:
             extra += f", solve_share={self.solve_share!r}"
+        if self.cutoff is not None:
+            extra += f", cutoff={self.cutoff!r}"
         return f"MctsBot({', '.join(budget)}, threads={self.threads}, seed={self.seed}{extra})"

@@ -25,6 +25,7 @@ from veletas.errors import LimitError
 
 __all__ = [
     "DEFAULT_SECONDS",
+    "MAX_CUTOFF",
     "MAX_ENVS",
     "MAX_GAMES",
     "MAX_ITERATIONS",
@@ -85,6 +86,11 @@ search worth waiting for, and well within what the native clock can count."""
 MAX_ITERATIONS = 1_000_000_000_000
 """The most iterations (playouts) of one search per move and thread: at a
 million a second, about as long as :data:`MAX_SECONDS`."""
+
+
+MAX_CUTOFF = 1_000_000
+"""The most random decisions of a search's playout before the estimate
+scores it (``cutoff``): more than any game of the family lasts."""
 
 
 MAX_TREE_NODES = 1 << 31
@@ -188,6 +194,18 @@ def check_tree_nodes(max_nodes: object, name: str = "max_nodes") -> int:
     :raises LimitError: for one outside that range.
     """
     return _counted(name, max_nodes, MAX_TREE_NODES)
+
+
+def check_cutoff(cutoff: object, name: str = "cutoff") -> int:
+    """``cutoff`` as an int of 0 .. :data:`MAX_CUTOFF` (0: no cutoff).
+
+    :raises TypeError: for a value that is not an int.
+    :raises LimitError: for one outside that range.
+    """
+    count = integer(name, cutoff)
+    if not 0 <= count <= MAX_CUTOFF:
+        raise LimitError(f"{name} must be 0 to {MAX_CUTOFF:,}, not {count!r}")
+    return count
 
 
 def check_threads(threads: object, name: str = "threads") -> int:

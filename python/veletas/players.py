@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from veletas._checks import ascii_float, ascii_int
 from veletas.errors import InvalidPlayerError
-from veletas.limits import MAX_ITERATIONS, MAX_SECONDS, MAX_THREADS, MIN_SECONDS
+from veletas.limits import MAX_CUTOFF, MAX_ITERATIONS, MAX_SECONDS, MAX_THREADS, MIN_SECONDS
 from veletas.rng import Rng
 
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ solver), ``uct`` plain UCT, the fixed baseline."""
 SEARCHES = ("mcts", "uct")
 """The kinds that are a :class:`veletas.MctsBot` and take options."""
 
-MCTS_OPTIONS = ("iterations", "seconds", "exploration", "threads", "solve_share")
+MCTS_OPTIONS = ("iterations", "seconds", "exploration", "threads", "solve_share", "cutoff")
 """The options of ``mcts:`` and ``uct:``, in the order a spec is written."""
 
 SEED_LIMIT = 1 << 64
@@ -89,6 +89,9 @@ class BotSpec(Player):
     solve_share: float | None = None
     """``mcts`` only: the share of each move's budget for the exact solver;
     None for the bot's default."""
+    cutoff: int | None = None
+    """``mcts`` only: the random decisions of a playout before the game's
+    estimate scores it (0: to the end); None for the game's default."""
 
     @classmethod
     def parse(cls, spec: str) -> BotSpec:
@@ -98,8 +101,9 @@ class BotSpec(Player):
         :data:`~veletas.limits.MAX_ITERATIONS`), ``seconds`` (within
         :data:`~veletas.limits.MIN_SECONDS` .. :data:`~veletas.limits.MAX_SECONDS`),
         ``exploration`` (0 or more), ``threads`` (1 or more) and, for
-        ``mcts``, ``solve_share`` (0 to 1). ``mcts`` alone thinks one second
-        a move.
+        ``mcts``, ``solve_share`` (0 to 1) and ``cutoff`` (a whole number of
+        0 to :data:`~veletas.limits.MAX_CUTOFF`). ``mcts`` alone thinks one
+        second a move.
 
         :raises InvalidPlayerError: naming the spec and what is wrong with it.
         :raises TypeError: if ``spec`` is not a str.
@@ -129,9 +133,9 @@ class BotSpec(Player):
                 )
             if key in options:
                 raise InvalidPlayerError(f"player {spec!r}: {key} is given twice")
-            if key == "solve_share" and kind == "uct":
+            if key in ("solve_share", "cutoff") and kind == "uct":
                 raise InvalidPlayerError(
-                    f"player {spec!r}: uct, the fixed baseline, takes no solve_share"
+                    f"player {spec!r}: uct, the fixed baseline, takes no {key}"
                 )
             options[key] = _option(spec, key, value)
         return cls(kind, **options)
@@ -161,6 +165,7 @@ class BotSpec(Player):
             threads=self.threads or 1,
             algorithm=self.kind,
             solve_share=self.solve_share,
+            cutoff=self.cutoff,
         )
 
     def check(self, board: Any) -> None:
@@ -192,6 +197,17 @@ def _option(spec: str, key: str, value: str) -> int | float:
                 f"not {value!r}"
             )
         return threads
+    if key == "cutoff":
+        try:
+            cutoff = ascii_int(value)
+        except ValueError:
+            cutoff = -1
+        if not 0 <= cutoff <= MAX_CUTOFF:
+            raise InvalidPlayerError(
+                f"player {spec!r}: cutoff must be a whole number of 0 to {MAX_CUTOFF:,}, "
+                f"not {value!r}"
+            )
+        return cutoff
     if key == "iterations":
         try:
             number = ascii_int(value)

@@ -55,7 +55,7 @@ fn main() {
 }
 
 /// A search config of one thread with a fixed seed.
-fn config<G: _veletas::game::Game>(algorithm: Algorithm) -> Config {
+fn config<G: _veletas::evaluate::Evaluate>(algorithm: Algorithm) -> Config {
     Config {
         seed: 7,
         algorithm,

@@ -24,6 +24,11 @@ pub trait Evaluate: Game {
     /// The fitted weights, one a feature.
     const WEIGHTS: &'static [f32];
 
+    /// The random decisions a playout of the Monte Carlo tree search takes
+    /// before this estimate scores it ([`crate::mcts::Config::cutoff`]), as
+    /// measured against playouts to the end (docs/bots.md).
+    const CUTOFF: u32;
+
     /// The features of this state, from the seat to act's side; as many as
     /// [`Evaluate::FEATURE_NAMES`].
     fn features(&self, out: &mut Vec<f32>);
@@ -87,6 +92,8 @@ pub fn self_play<G: Evaluate>(start: &G, play: SelfPlay) -> Vec<Sample> {
             let config = Config {
                 seed: play.seed ^ (game as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
                 solve_share: 0.0,
+                // Playouts to the end: the estimate is not fitted to itself.
+                cutoff: 0,
                 ..Config::for_game::<G>()
             };
             let mut state = start.clone();

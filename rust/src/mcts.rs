@@ -1,4 +1,5 @@
-//! Monte Carlo tree search: UCT with random playouts, over any [`Game`].
+//! Monte Carlo tree search: UCT with random playouts, over any [`Game`](crate::game::Game)
+//! with a static estimate ([`Evaluate`]), which can score playouts cut short.
 //!
 //! The tree is built over the game's decisions (for Veletas, the
 //! micro-decisions of a turn), so a node has at most `num_actions()`
@@ -41,7 +42,8 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::game::{Action, ActionSet, Game, random_action, winner_at_end};
+use crate::evaluate::Evaluate;
+use crate::game::{Action, ActionSet, random_action, winner_at_end};
 use crate::rng::Rng;
 
 /// The default cap on the nodes of one tree: 24 bytes each, so about 200 MB.
@@ -101,12 +103,18 @@ pub struct Config {
     /// [`crate::player::MctsPlayer`]: a win it proves is played, and the
     /// tree search gets the rest otherwise. 0 turns it off.
     pub solve_share: f64,
+    /// With [`Algorithm::Solver`], the random decisions a playout takes
+    /// before the game's static estimate ([`Evaluate`]) scores it instead
+    /// of playing on to the end; 0 plays every playout to the end, as
+    /// [`Algorithm::Uct`] always does.
+    pub cutoff: u32,
 }
 
 impl Config {
     /// The solver, one thread, seed 0, the node cap, and the exploration
-    /// constant tuned for the game `G` ([`Game::EXPLORATION`]).
-    pub const fn for_game<G: Game>() -> Config {
+    /// constant and playout cutoff tuned for the game `G`
+    /// ([`Game::EXPLORATION`](crate::game::Game::EXPLORATION), [`Evaluate::CUTOFF`]).
+    pub const fn for_game<G: Evaluate>() -> Config {
         Config {
             algorithm: Algorithm::Solver,
             exploration: G::EXPLORATION,
@@ -114,6 +122,7 @@ impl Config {
             seed: 0,
             max_nodes: DEFAULT_MAX_NODES,
             solve_share: DEFAULT_SOLVE_SHARE,
+            cutoff: G::CUTOFF,
         }
     }
 }
@@ -285,7 +294,7 @@ struct Tree<G> {
     legal: Vec<u32>,
 }
 
-impl<G: Game> Tree<G> {
+impl<G: Evaluate> Tree<G> {
     fn new(root: G, rng: Rng) -> Tree<G> {
         Tree {
             root,
@@ -362,6 +371,7 @@ impl<G: Game> Tree<G> {
         prefix: &[Action],
         exploration: f64,
         max_nodes: usize,
+        cutoff: u32,
     ) -> bool {
         let (mut node, mut state) = self.descend(prefix, PROVE);
         let top = node;
@@ -394,34 +404,61 @@ impl<G: Game> Tree<G> {
             state.apply(self.nodes[node as usize].action);
             self.path.push(node);
         }
-        let winner = if let Some(winner) = known {
-            winner
+        // The playout's result: a seat and its half wins (2 for a win).
+        let (seat, half_wins) = if let Some(winner) = known {
+            (winner, 2)
         } else {
+            let limit = if PROVE && cutoff > 0 {
+                cutoff
+            } else {
+                u32::MAX
+            };
             let mut steps = 0u32;
-            while let Some(action) = random_action(&state, &mut self.rng) {
+            let mut ended = true;
+            loop {
+                if steps == limit {
+                    ended = false;
+                    break;
+                }
+                let Some(action) = random_action(&state, &mut self.rng) else {
+                    break;
+                };
                 state.apply(action);
                 steps += 1;
             }
-            let winner = winner_at_end(&state);
-            let leaf = *self.path.last().expect("the root is on the path");
-            if PROVE && steps == 0 && leaf != top {
-                // The leaf is the end of the game: proven either way.
-                let node = &mut self.nodes[leaf as usize];
-                node.proven = if winner == usize::from(node.mover) {
-                    PROVEN_WIN
-                } else {
-                    PROVEN_LOSS
-                };
+            if ended {
+                let winner = winner_at_end(&state);
+                let leaf = *self.path.last().expect("the root is on the path");
+                if PROVE && steps == 0 && leaf != top {
+                    // The leaf is the end of the game: proven either way.
+                    let node = &mut self.nodes[leaf as usize];
+                    node.proven = if winner == usize::from(node.mover) {
+                        PROVEN_WIN
+                    } else {
+                        PROVEN_LOSS
+                    };
+                }
+                (winner, 2)
+            } else {
+                // The estimate's chance, in half wins rounded at random
+                // (up with the chance of the fraction): the expected score
+                // is the estimate's, in the counts' integers.
+                let twice = 2.0 * state.estimate();
+                let whole = twice.floor();
+                #[allow(clippy::cast_precision_loss)] // 2**24 is exact in f32
+                let draw = self.rng.below(1 << 24) as f32 / (1 << 24) as f32;
+                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // 0, 1 or 2
+                let half_wins = whole as u32 + u32::from(draw < twice - whole);
+                (state.seat_to_act(), half_wins.min(2))
             }
-            winner
         };
         for &index in &self.path {
             let node = &mut self.nodes[index as usize];
             node.visits += 1;
-            node.half_wins += if winner == usize::from(node.mover) {
-                2
+            node.half_wins += if seat == usize::from(node.mover) {
+                half_wins
             } else {
-                0
+                2 - half_wins
             };
         }
         PROVE && self.back_up_proof(prefix.len())
@@ -607,9 +644,9 @@ impl<G: Game> Tree<G> {
             done += 1;
             // A solved root has nothing left to learn: stop early.
             let solved = if solver {
-                self.iterate::<true>(prefix, config.exploration, config.max_nodes)
+                self.iterate::<true>(prefix, config.exploration, config.max_nodes, config.cutoff)
             } else {
-                self.iterate::<false>(prefix, config.exploration, config.max_nodes)
+                self.iterate::<false>(prefix, config.exploration, config.max_nodes, 0)
             };
             if solved {
                 break;
@@ -662,7 +699,7 @@ impl<G: Game> Tree<G> {
     }
 }
 
-impl<G: Game + PartialEq> Tree<G> {
+impl<G: Evaluate + PartialEq> Tree<G> {
     /// The node below the root (at most `max_depth` decisions down) whose
     /// state is `target`. Subtrees whose state `may_lead` rules out are
     /// skipped.
@@ -695,7 +732,7 @@ pub struct Mcts<G> {
     trees: Vec<Tree<G>>,
 }
 
-impl<G: Game> Mcts<G> {
+impl<G: Evaluate> Mcts<G> {
     /// A search rooted at `root`. A `threads` of 0 counts as 1.
     pub fn new(root: G, config: Config) -> Mcts<G> {
         let config = Config {
@@ -977,7 +1014,7 @@ impl<G: Game> Mcts<G> {
     }
 }
 
-impl<G: Game + PartialEq> Mcts<G> {
+impl<G: Evaluate + PartialEq> Mcts<G> {
     /// Re-roots the search at `state`: keeps the subtree of the node that
     /// reaches it within `max_depth` decisions of the root (the opponent's
     /// reply since the last move, say); otherwise starts afresh. Returns
@@ -1038,6 +1075,7 @@ fn best_of(stats: &[ActionStats]) -> Option<ActionStats> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
     use crate::veletas::decision::square_id;
     use crate::veletas::{DecisionState, Lines, Position, Rules, SetupRule, Variant};
 
@@ -1091,6 +1129,16 @@ mod tests {
         }
     }
 
+    impl Evaluate for Stuck {
+        const FEATURE_NAMES: &'static [&'static str] = &["bias"];
+        const WEIGHTS: &'static [f32] = &[0.0];
+        const CUTOFF: u32 = 0;
+        fn features(&self, out: &mut Vec<f32>) {
+            out.clear();
+            out.push(1.0);
+        }
+    }
+
     #[test]
     fn a_seat_left_without_a_legal_action_loses_in_both_searches() {
         for algorithm in [Algorithm::Uct, Algorithm::Solver] {
@@ -1114,6 +1162,94 @@ mod tests {
             // The solver proves the win and stops at once.
             assert_eq!(info.solved, algorithm == Algorithm::Solver);
         }
+    }
+
+    /// One seat's walk of 100 decisions (two actions each), won at the
+    /// end; its estimate says 3 to 1 at every step.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    struct Walk(u16);
+
+    impl Game for Walk {
+        type Actions = First;
+        const EXPLORATION: f64 = 1.0;
+        fn num_actions(&self) -> usize {
+            2
+        }
+        fn legal_actions(&self) -> First {
+            First(if self.0 < 100 { 2 } else { 0 })
+        }
+        fn apply(&mut self, _: Action) {
+            self.0 += 1;
+        }
+        fn seat_to_act(&self) -> usize {
+            0
+        }
+        fn winner(&self) -> Option<usize> {
+            (self.0 == 100).then_some(0)
+        }
+    }
+
+    impl Evaluate for Walk {
+        const FEATURE_NAMES: &'static [&'static str] = &["bias"];
+        const WEIGHTS: &'static [f32] = &[1.098_612_3]; // ln 3
+        const CUTOFF: u32 = 4;
+        fn features(&self, out: &mut Vec<f32>) {
+            out.clear();
+            out.push(1.0);
+        }
+    }
+
+    #[test]
+    #[allow(clippy::cast_precision_loss)] // a few thousand visits
+    fn a_playout_cut_short_scores_the_estimate() {
+        let value = |algorithm, cutoff| {
+            let config = Config {
+                algorithm,
+                cutoff,
+                ..Config::for_game::<Walk>()
+            };
+            let mut search = Mcts::new(Walk(0), config);
+            search.search(Budget::iterations(4000));
+            let stats = search.root_stats();
+            stats.iter().map(|s| s.value * s.visits as f64).sum::<f64>()
+                / stats.iter().map(|s| s.visits as f64).sum::<f64>()
+        };
+        // Cut short, the walk is worth the estimate's 3 to 1 (half wins
+        // rounded at random average out); played out, a sure win.
+        assert!((value(Algorithm::Solver, 4) - 0.75).abs() < 0.03);
+        assert!((value(Algorithm::Solver, 0) - 1.0).abs() < 1e-9);
+        // The baseline plays out whatever the cutoff.
+        assert!((value(Algorithm::Uct, 4) - 1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn uct_plays_the_same_whatever_the_cutoff() {
+        let run = |cutoff| {
+            let config = Config {
+                algorithm: Algorithm::Uct,
+                cutoff,
+                ..config(5)
+            };
+            let mut search = Mcts::new(state(MIDGAME), config);
+            search.search(Budget::iterations(2000));
+            search.root_stats()
+        };
+        assert_eq!(run(0), run(3));
+    }
+
+    #[test]
+    fn a_cut_search_is_deterministic_and_differs_from_one_played_out() {
+        let run = |cutoff| {
+            let config = Config {
+                cutoff,
+                ..config(5)
+            };
+            let mut search = Mcts::new(state(MIDGAME), config);
+            search.search(Budget::iterations(2000));
+            search.root_stats()
+        };
+        assert_eq!(run(6), run(6));
+        assert_ne!(run(6), run(0));
     }
 
     fn state(fen: &str) -> DecisionState {

@@ -12,13 +12,14 @@ use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use crate::game::{Action, ActionSet, Game};
+use crate::evaluate::Evaluate;
+use crate::game::{Action, ActionSet};
 use crate::mcts::{Algorithm, Budget, Config, LineStats, Mcts, SearchInfo};
 use crate::solver::{self, Solvable, Solver, Value};
 
 /// How a game's decisions make its turns: what the turn-level player needs
-/// beyond [`Game`]. The states are plain values, copied into the trees.
-pub trait Turns: Game + PartialEq + Copy {
+/// beyond [`Game`](crate::game::Game). The states are plain values, copied into the trees.
+pub trait Turns: Evaluate + PartialEq + Copy {
     /// A whole move of the game's notation (its `Display`).
     type Move: Copy + Send + fmt::Display;
 

@@ -42,6 +42,10 @@ players:
     solve_share=F                 mcts only: the share F (0 to 1) of each move's
                                   budget that the exact solver gets first; a win
                                   it proves is played (default 0.1; 0: off)
+    cutoff=N                      mcts only: the random decisions of a playout
+                                  before the game's estimate scores it (default:
+                                  the game's, 32 for Veletas, 8 for Meridians;
+                                  0: every playout to the end)
 
 examples:
   veletas match mcts:iterations=2000 random --games 200 --variant small

@@ -463,6 +463,7 @@ class NewSearchPlayer(Protocol):
         exploration: float = ...,
         max_nodes: int = ...,
         solve_share: float = ...,
+        cutoff: int = ...,
     ) -> SearchPlayer: ...
 
 

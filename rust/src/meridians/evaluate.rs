@@ -51,6 +51,10 @@ impl Evaluate for DecisionState {
 
     const WEIGHTS: &'static [f32] = &weights::WEIGHTS;
 
+    /// Eight placements: the best of 2 to 32 against playouts to the end,
+    /// at 1,000 iterations a decision (docs/bots.md).
+    const CUTOFF: u32 = 8;
+
     fn features(&self, out: &mut Vec<f32>) {
         let position = self.position();
         let me = position.turn();

@@ -65,6 +65,7 @@ pub fn search_config(
     exploration: f64,
     max_nodes: usize,
     solve_share: f64,
+    cutoff: u32,
 ) -> PyResult<Config> {
     let Some(algorithm) = Algorithm::from_name(algorithm) else {
         return Err(PyValueError::new_err(format!(
@@ -94,6 +95,11 @@ pub fn search_config(
             "solve_share must be a number of 0 to 1, got {solve_share}"
         )));
     }
+    if cutoff > MAX_CUTOFF {
+        return Err(LimitError::new_err(format!(
+            "cutoff must be 0 to {MAX_CUTOFF}, not {cutoff}"
+        )));
+    }
     Ok(Config {
         algorithm,
         exploration,
@@ -101,8 +107,13 @@ pub fn search_config(
         seed,
         max_nodes,
         solve_share,
+        cutoff,
     })
 }
+
+/// The most random decisions of a playout before the estimate scores it
+/// (`veletas.limits.MAX_CUTOFF`).
+pub const MAX_CUTOFF: u32 = 1_000_000;
 
 /// The most nodes of one search tree (`veletas.limits.MAX_TREE_NODES`):
 /// the tree numbers its nodes in 32 bits.

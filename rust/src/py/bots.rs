@@ -122,6 +122,7 @@ macro_rules! search_bindings {
                 exploration = <$state as $crate::game::Game>::EXPLORATION,
                 max_nodes = $crate::mcts::DEFAULT_MAX_NODES,
                 solve_share = $crate::mcts::DEFAULT_SOLVE_SHARE,
+                cutoff = <$state as $crate::evaluate::Evaluate>::CUTOFF,
             ))]
             fn new(
                 algorithm: &str,
@@ -130,6 +131,7 @@ macro_rules! search_bindings {
                 exploration: f64,
                 max_nodes: usize,
                 solve_share: f64,
+                cutoff: u32,
             ) -> pyo3::PyResult<PyMctsPlayer> {
                 Ok(PyMctsPlayer {
                     player: $crate::player::MctsPlayer::new($crate::py::args::search_config(
@@ -139,6 +141,7 @@ macro_rules! search_bindings {
                         exploration,
                         max_nodes,
                         solve_share,
+                        cutoff,
                     )?),
                 })
             }

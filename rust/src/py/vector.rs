@@ -13,6 +13,7 @@ use pyo3::exceptions::{PyIndexError, PyOverflowError, PyTypeError, PyValueError}
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
+use crate::evaluate::Evaluate;
 use crate::game::Game;
 use crate::mcts::{Algorithm, Config, DEFAULT_MAX_NODES, DEFAULT_SOLVE_SHARE};
 use crate::py::args::search_budget;
@@ -514,7 +515,7 @@ pub fn starts_arg<'py, G: Game>(
 /// The opponent of `opponent`: `None`, or a spec of `veletas match`
 /// (`"random"`, `"greedy"`, `"mcts"`, `"mcts:iterations=100,..."`) or its
 /// `BotSpec`, with the spec as written.
-pub fn opponent_arg<G: Game>(
+pub fn opponent_arg<G: Evaluate>(
     py: Python<'_>,
     opponent: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Option<(Opponent, String)>> {
@@ -555,6 +556,7 @@ pub fn opponent_arg<G: Game>(
                 );
             }
             let exploration: Option<f64> = spec.getattr("exploration")?.extract()?;
+            let cutoff: Option<u32> = spec.getattr("cutoff")?.extract()?;
             Opponent::Search {
                 config: Config {
                     algorithm: if kind == "uct" {
@@ -567,6 +569,7 @@ pub fn opponent_arg<G: Game>(
                     seed: 0,
                     max_nodes: DEFAULT_MAX_NODES,
                     solve_share: DEFAULT_SOLVE_SHARE,
+                    cutoff: cutoff.unwrap_or(G::CUTOFF),
                 },
                 budget: search_budget(iterations, seconds)?,
             }

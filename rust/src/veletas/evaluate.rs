@@ -24,6 +24,10 @@ impl Evaluate for DecisionState {
 
     const WEIGHTS: &'static [f32] = &weights::WEIGHTS;
 
+    /// About half a 7x7 game's decisions: shorter cutoffs lost to playouts
+    /// to the end, at 1,000 iterations a decision (docs/bots.md).
+    const CUTOFF: u32 = 32;
+
     fn features(&self, out: &mut Vec<f32>) {
         let position = self.position();
         let rules = position.rules();
