@@ -25,8 +25,8 @@ test-solver: ## The exact solver against the plain minimax on 2,000 endgames of 
 SECONDS ?= 600
 
 .PHONY: strength
-strength: ## The standard strength table: play SECONDS more of its games (resumed), render docs/bots.md
-	$(PYTHON) scripts/strength.py --seconds $(SECONDS)
+strength: ## The standard strength table: play SECONDS more of its games (resumed; ROWS=id,... for some rows), render docs/bots.md
+	$(PYTHON) scripts/strength.py --seconds $(SECONDS) $(if $(ROWS),--rows $(ROWS))
 
 .PHONY: solve-5x5
 solve-5x5: ## Veletas 5x5/3's openings: solve SECONDS more of them (resumed), render docs/solved.md

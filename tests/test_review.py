@@ -361,9 +361,12 @@ def test_analyse_lists_the_best_moves(
 
 def test_analyse_finds_the_winning_move(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["analyse", WON, "--iterations", "3000"]) == 0
-    winning = veletas.GreedyBot(0).choose(veletas.Board(WON))
     first = next(line for line in capsys.readouterr().out.splitlines() if line.startswith(" 1."))
-    assert first.split()[1] == str(winning)
+    # Black has two ways to trap the shooter on a6 at once (a7, and
+    # a6-a7/a6): the move listed first is one of them.
+    board = veletas.Board(WON)
+    board.push_str(first.split()[1])
+    assert board.winner == veletas.Color.BLACK
 
 
 @pytest.mark.parametrize(

@@ -116,11 +116,12 @@ def test_uct_and_mcts_are_options_of_the_bot_and_the_spec() -> None:
 
 def test_uct_and_mcts_play_the_same_until_something_is_proven() -> None:
     # At the start of a game nothing is proven within a few hundred
-    # iterations, so the two searches run the same iterations.
+    # iterations, so the two searches, both playing out to the end, run the
+    # same iterations.
     board = veletas.Board()
     for seed in range(3):
         uct = MctsBot(iterations=300, seed=seed, algorithm="uct").analyse(board, top=10)
-        mcts = MctsBot(iterations=300, seed=seed).analyse(board, top=10)
+        mcts = MctsBot(iterations=300, seed=seed, cutoff=0).analyse(board, top=10)
         assert [(m.move, m.visits, m.value) for m in uct.moves] == [
             (m.move, m.visits, m.value) for m in mcts.moves
         ]

@@ -48,6 +48,16 @@ def test_games_are_kept_as_they_end_and_a_run_goes_on_from_the_file(
     assert len(results.read_text().splitlines()) == 7
 
 
+def test_an_unknown_row_is_refused_by_name(
+    lab: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        lab.main(["--rows", "7x7,8x8", "--render"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "--rows: unknown row '8x8'; the rows are 7x7, 10x10" in err
+
+
 def test_the_table_is_rendered_between_its_markers(lab: ModuleType, tmp_path: Path) -> None:
     row = lab.Row("t", "test", "greedy", "random", {"game": "meridians", "pie": True}, openings=2)
     results = tmp_path / "results.jsonl"

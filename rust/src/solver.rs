@@ -58,6 +58,17 @@ pub trait Solvable: Game + Copy + Eq + std::hash::Hash {
         let _ = actions;
     }
 
+    /// Whether `child`, a state after an action here, may be the same
+    /// position as another child so marked: a node keeps one child a
+    /// position (the others would count its numbers twice and be searched
+    /// again), comparing the marked children only. The default: children
+    /// always differ.
+    #[inline]
+    fn may_coincide(&self, child: &Self) -> bool {
+        let _ = child;
+        false
+    }
+
     /// Whether the game ranks children ([`Solvable::child_rank`]); a game
     /// that does not is spared the ranks' work at every node.
     const RANKS_CHILDREN: bool = false;
@@ -358,6 +369,9 @@ struct Child<G: Solvable> {
     /// The game's rank of the child ([`Solvable::child_rank`]): of children
     /// alike in numbers, the lowest rank is tried first.
     rank: u32,
+    /// Whether the child may be the same position as another
+    /// ([`Solvable::may_coincide`]).
+    coincides: bool,
 }
 
 /// A df-pn solver with its table, reusable across positions of one game.
@@ -524,6 +538,14 @@ impl<G: Solvable> Solver<G> {
             let mut child = *state;
             child.apply(action);
             let filed = self.filed(&child);
+            let coincides = state.may_coincide(&child);
+            if coincides
+                && children.iter().any(|c: &Child<G>| {
+                    c.coincides && c.filed.hash == filed.hash && c.filed.key == filed.key
+                })
+            {
+                continue;
+            }
             let (pn, dn) = self.evaluate(&child, &filed);
             let rank = if G::RANKS_CHILDREN {
                 state.child_rank(&child)
@@ -537,6 +559,7 @@ impl<G: Solvable> Solver<G> {
                 pn,
                 dn,
                 rank,
+                coincides,
             });
         }
         self.spare_actions = actions;
