@@ -109,7 +109,10 @@ fn report<G: Evaluate>(boards: &[(String, Vec<Sample>)], file: Option<&str>) {
     if let Some(file) = file {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
         let text = std::fs::read_to_string(&path).expect("the weights file");
-        let head = text.split("\n/// One weight").next().expect("a head");
+        // The file's head (its docs) is kept; the weights after it are ours.
+        let Some((head, _)) = text.split_once("\n/// One weight") else {
+            panic!("{} is not a weights file of this command", path.display());
+        };
         let body: Vec<String> = weights.iter().map(|w| format!("{w:?}")).collect();
         let new = format!(
             "{head}\n/// One weight a feature of [`crate::evaluate::Evaluate::FEATURE_NAMES`].\n#[rustfmt::skip]\npub const WEIGHTS: [f32; {}] = [{}];\n",

@@ -35,9 +35,16 @@ pub trait Evaluate: Game {
 
     /// The seat to act's chance to win, by the fitted weights.
     fn estimate(&self) -> f32 {
-        let mut features = Vec::with_capacity(Self::FEATURE_NAMES.len());
-        self.features(&mut features);
-        logistic(dot(&features, Self::WEIGHTS))
+        self.estimate_with(&mut Vec::with_capacity(Self::FEATURE_NAMES.len()))
+    }
+
+    /// [`Evaluate::estimate`], the features written into `scratch`: a
+    /// caller that estimates often keeps one buffer, not an allocation a
+    /// call.
+    #[inline]
+    fn estimate_with(&self, scratch: &mut Vec<f32>) -> f32 {
+        self.features(scratch);
+        logistic(dot(scratch, Self::WEIGHTS))
     }
 }
 

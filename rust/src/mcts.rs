@@ -292,6 +292,8 @@ struct Tree<G> {
     /// Scratch (solver): the number of legal actions at each node of
     /// `path` but the last.
     legal: Vec<u32>,
+    /// Scratch: the features of a playout's last state, for its estimate.
+    features: Vec<f32>,
 }
 
 impl<G: Evaluate> Tree<G> {
@@ -303,6 +305,7 @@ impl<G: Evaluate> Tree<G> {
             path: Vec::new(),
             tried: Vec::new(),
             legal: Vec::new(),
+            features: Vec::new(),
         }
     }
 
@@ -443,7 +446,7 @@ impl<G: Evaluate> Tree<G> {
                 // The estimate's chance, in half wins rounded at random
                 // (up with the chance of the fraction): the expected score
                 // is the estimate's, in the counts' integers.
-                let twice = 2.0 * state.estimate();
+                let twice = 2.0 * state.estimate_with(&mut self.features);
                 let whole = twice.floor();
                 #[allow(clippy::cast_precision_loss)] // 2**24 is exact in f32
                 let draw = self.rng.below(1 << 24) as f32 / (1 << 24) as f32;
