@@ -9,7 +9,7 @@ import pytest
 pytest.importorskip("veletas._veletas", reason="the extension is not built")
 
 import veletas
-from veletas import MctsBot
+from veletas import MctsBot, games
 
 # Black, with one claim, wins by shooting onto a7 (which traps the shooter
 # on a6 next to a black group of three).
@@ -71,6 +71,24 @@ def test_not_a_board_is_a_type_error(bot: object) -> None:
 def test_bad_mcts_arguments_are_refused(kwargs: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         MctsBot(**kwargs)
+
+
+@pytest.mark.parametrize("game", list(games.every()), ids=lambda game: game.name)
+def test_the_search_defaults_are_the_ones_the_room_names(game: games.Game) -> None:
+    player = game.bots.mcts_player
+    assert player.DEFAULT_CUTOFF > 0
+    assert player.DEFAULT_EXPLORATION > 0
+    named = MctsBot(
+        iterations=400,
+        seed=3,
+        cutoff=player.DEFAULT_CUTOFF,
+        exploration=player.DEFAULT_EXPLORATION,
+    )
+    default, board = MctsBot(iterations=400, seed=3), game.api().Board()
+    for _ in range(6):
+        move = default.choose(board)
+        assert named.choose(board) == move
+        board.push(move)
 
 
 def test_wrong_argument_types_are_type_errors() -> None:

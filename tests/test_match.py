@@ -19,7 +19,7 @@ import numpy as np
 import pexpect
 import pytest
 import veletas
-from veletas import meridians, records
+from veletas import games, meridians, records
 from veletas.cli import main
 from veletas.errors import InvalidPlayerError
 from veletas.match import (
@@ -623,6 +623,12 @@ def test_help_explains_the_players(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     for text in ["mcts:iterations=2000", "seconds=S", "exploration=C", "--round-robin", "Ctrl-C"]:
         assert text in out
+    # Each game's defaults come from its room's search player.
+    flat = " ".join(out.split())
+    for game in games.every():
+        player = game.bots.mcts_player
+        assert f"{player.DEFAULT_EXPLORATION} for {game.title}" in flat
+        assert f"{player.DEFAULT_CUTOFF} for {game.title}" in flat
 
 
 def test_ctrl_c_summarises_the_games_played() -> None:

@@ -9,7 +9,7 @@ of :mod:`veletas.errors` are the very ones the pure-Python reference uses.
 """
 
 from collections.abc import Callable, Iterator
-from typing import Any, final
+from typing import Any, ClassVar, final
 
 import numpy as np
 import numpy.typing as npt
@@ -584,6 +584,12 @@ class MctsPlayer:
         outside 0 .. 1; a ``cutoff`` above ``MAX_CUTOFF``.
     """
 
+    DEFAULT_EXPLORATION: ClassVar[float]
+    """The UCT constant when none is given: the game's."""
+    DEFAULT_CUTOFF: ClassVar[int]
+    """The random decisions of a cut playout when no ``cutoff`` is given:
+    the game's."""
+
     def __new__(
         cls,
         *,
@@ -817,6 +823,12 @@ class MeridiansBoard:
 @final
 class MeridiansMctsPlayer:
     """The Monte Carlo tree search player of Meridians."""
+
+    DEFAULT_EXPLORATION: ClassVar[float]
+    """The UCT constant when none is given: the game's."""
+    DEFAULT_CUTOFF: ClassVar[int]
+    """The random decisions of a cut playout when no ``cutoff`` is given:
+    the game's."""
 
     def __new__(
         cls,

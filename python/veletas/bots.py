@@ -274,8 +274,9 @@ class MctsBot:
         visit counts at the root.
     :param seed: the random streams; with ``iterations``, no ``seconds`` and
         one thread, the bot plays the same moves for the same seed.
-    :param exploration: the UCT constant (default: the game's own, 0.7 for
-        Veletas and 1.4 for Meridians; see ``docs/bots.md``).
+    :param exploration: the UCT constant (default: the game's own,
+        ``games.get(game).bots.mcts_player.DEFAULT_EXPLORATION``; the values
+        are in ``docs/bots.md``).
     :param max_nodes: the most nodes one search tree holds (24 bytes each;
         default 8 million); a full tree stops growing and keeps refining
         its statistics.
@@ -287,9 +288,10 @@ class MctsBot:
         :data:`DEFAULT_SOLVE_SHARE`; 0 turns it off; ``docs/bots.md``).
     :param cutoff: with ``"mcts"``, the random decisions a playout takes
         before the game's static estimate scores it, instead of playing on
-        to the end (default: the game's, as measured in ``docs/bots.md``:
-        32 for Veletas, 8 for Meridians; 0 plays every playout to the end,
-        as ``"uct"`` always does).
+        to the end (default: the game's own,
+        ``games.get(game).bots.mcts_player.DEFAULT_CUTOFF``, as measured in
+        ``docs/bots.md``; 0 plays every playout to the end, as ``"uct"``
+        always does).
     :raises ValueError: for an unknown ``algorithm``, a budget outside the
         limits of :mod:`veletas.limits` (a :class:`~veletas.errors.LimitError`),
         ``threads`` below 1, a seed outside 0 .. 2**64 - 1, a negative

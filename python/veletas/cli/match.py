@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 from typing import Any
 
 from veletas import games as registry
@@ -22,6 +23,25 @@ from veletas.match import KINDS, MCTS_OPTIONS, MatchResult, RoundRobin, match, r
 
 DEFAULT_GAMES = 100
 """The games of a match, or of each pair of a round robin."""
+
+
+def games_defaults(attribute: str) -> str:
+    """Each game's default of a search option, the native search player's
+    ``attribute``, as help text: "0.7 for Veletas, 1.4 for Meridians"."""
+    try:
+        values = [
+            f"{getattr(game.bots.mcts_player, attribute)} for {game.title}"
+            for game in registry.every()
+        ]
+    except ImportError:  # no compiled extension: no search to describe
+        return "the game's"
+    return "the game's: " + ", ".join(values)
+
+
+def option_help(text: str) -> str:
+    """An option's help text, wrapped into the players' help column."""
+    return textwrap.fill(text, width=82, initial_indent=" " * 34, subsequent_indent=" " * 34)[34:]
+
 
 PLAYERS = f"""\
 players:
@@ -35,17 +55,21 @@ players:
     iterations=N                  N playouts a move (reproducible)
     seconds=S                     S seconds a move (with iterations too: whichever
                                   runs out first; not reproducible)
-    exploration=C                 the UCT constant (default: the game's; 0.7 for
-                                  Veletas)
+    exploration=C                 {
+    option_help(f"the UCT constant (default: {games_defaults('DEFAULT_EXPLORATION')})")
+}
     threads=T                     T search threads (default 1; above 1 not
                                   reproducible)
     solve_share=F                 mcts only: the share F (0 to 1) of each move's
                                   budget that the exact solver gets first; a win
                                   it proves is played (default 0.1; 0: off)
-    cutoff=N                      mcts only: the random decisions of a playout
-                                  before the game's estimate scores it (default:
-                                  the game's, 32 for Veletas, 8 for Meridians;
-                                  0: every playout to the end)
+    cutoff=N                      {
+    option_help(
+        "mcts only: the random decisions of a playout before the game's estimate "
+        f"scores it (default: {games_defaults('DEFAULT_CUTOFF')}; 0: every playout "
+        "to the end)"
+    )
+}
 
 examples:
   veletas match mcts:iterations=2000 random --games 200 --variant small

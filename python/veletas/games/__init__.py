@@ -454,6 +454,12 @@ class SearchPlayer(Protocol):
 class NewSearchPlayer(Protocol):
     """A bots room's ``mcts_player``: the class of its native search player."""
 
+    DEFAULT_EXPLORATION: float
+    """The game's UCT constant, used when none is given."""
+    DEFAULT_CUTOFF: int
+    """The game's random decisions of a cut playout, used when no
+    ``cutoff`` is given."""
+
     def __call__(
         self,
         *,

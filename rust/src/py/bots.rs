@@ -113,16 +113,25 @@ macro_rules! search_bindings {
 
         #[pyo3::pymethods]
         impl PyMctsPlayer {
+            /// The UCT constant when none is given: the game's.
+            #[classattr]
+            const DEFAULT_EXPLORATION: f64 = <$state as $crate::game::Game>::EXPLORATION;
+
+            /// The random decisions of a cut playout when no `cutoff` is
+            /// given: the game's.
+            #[classattr]
+            const DEFAULT_CUTOFF: u32 = <$state as $crate::evaluate::Evaluate>::CUTOFF;
+
             #[new]
             #[pyo3(signature = (
                 *,
                 algorithm = "mcts",
                 threads = 1,
                 seed = 0,
-                exploration = <$state as $crate::game::Game>::EXPLORATION,
+                exploration = Self::DEFAULT_EXPLORATION,
                 max_nodes = $crate::mcts::DEFAULT_MAX_NODES,
                 solve_share = $crate::mcts::DEFAULT_SOLVE_SHARE,
-                cutoff = <$state as $crate::evaluate::Evaluate>::CUTOFF,
+                cutoff = Self::DEFAULT_CUTOFF,
             ))]
             fn new(
                 algorithm: &str,
