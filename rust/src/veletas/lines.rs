@@ -175,6 +175,26 @@ pub fn reach(from: Square, blockers: Bitboard, empty: Bitboard) -> Bitboard {
     lines(from, blockers) & empty
 }
 
+/// Every square of the 4 lines through `square`, up to the edges of the
+/// largest board: what [`lines`] sees without blockers, so a bound of any
+/// reach from `square`.
+#[inline(always)]
+pub fn star(square: Square) -> Bitboard {
+    STARS[square.index()]
+}
+
+/// [`star`] of each square: its [`LINES`] together.
+static STARS: [Bitboard; ROWS] = {
+    let mut table = [Bitboard::EMPTY; ROWS];
+    let mut index = 0;
+    while index < ROWS {
+        let line = &LINES[index];
+        table[index] = Bitboard(line[0] | line[1] | line[2] | line[3]);
+        index += 1;
+    }
+    table
+};
+
 /// The (up to 8) squares adjacent to `square`, orthogonally or diagonally.
 #[inline]
 pub fn neighbours(square: Square) -> Bitboard {
@@ -237,6 +257,7 @@ mod tests {
                 lines(from, Bitboard::EMPTY),
                 naive_lines(from, Bitboard::EMPTY)
             );
+            assert_eq!(star(from), naive_lines(from, Bitboard::EMPTY));
         }
     }
 

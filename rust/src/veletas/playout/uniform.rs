@@ -4,6 +4,7 @@ use super::super::bitboard::Bitboard;
 #[cfg(target_arch = "x86_64")]
 use super::super::kernel::X86V3;
 use super::super::kernel::{Bits, Portable};
+use super::super::lines::star;
 use super::super::moves::Move;
 use super::super::position::{Phase, Position};
 use super::super::square::Square;
@@ -174,6 +175,12 @@ impl UniformSampler {
                 continue;
             }
             let (origin, destination) = self.pair(bits, slot - stones);
+            // The shots are empty squares of the destination's lines (the
+            // origin among them): a seat beyond those is rejected without
+            // working out the reach, as it would be with it.
+            if seat >= (star(destination) & empty.with(origin)).count() {
+                continue;
+            }
             let shots = bits.reach(destination, blockers.without(origin), empty.with(origin));
             if seat < bits.count(shots) {
                 return Some(Move::Shot {
