@@ -7,7 +7,7 @@ use super::super::kernel::{Bits, Portable};
 use super::super::lines::star;
 use super::super::moves::Move;
 use super::super::position::{Phase, Position};
-use super::super::square::Square;
+use super::super::square::{MAX_SIZE, Square};
 use super::Outcome;
 use super::record::{MoveRecord, record};
 use crate::rng::Rng;
@@ -106,16 +106,24 @@ pub struct UniformSampler {
     /// The reach of each unclaimed shooter in the current position, with
     /// the pairs of the shooters so far, its own included (so that a pair
     /// is found without counting the reaches again at every attempt).
-    reaches: Vec<(Square, Bitboard, u32)>,
+    reaches: Box<[(Square, Bitboard, u32); MOST_SHOOTERS]>,
+    /// The number of entries of `reaches` that hold the current position's.
+    shooters: usize,
     /// The bound `M` of the board size, before the empty-square cap.
     most_shots: u32,
 }
+
+/// The most shooters of any rules: `K + 1 <= (N - 2)^2` on the largest board.
+const MOST_SHOOTERS: usize = ((MAX_SIZE - 2) * (MAX_SIZE - 2) - 1) as usize;
 
 impl UniformSampler {
     /// A sampler for games on an N x N board.
     pub fn new(size: u32) -> UniformSampler {
         UniformSampler {
-            reaches: Vec::new(),
+            reaches: Box::new(
+                [(Square::from_index_unchecked(0), Bitboard::EMPTY, 0); MOST_SHOOTERS],
+            ),
+            shooters: 0,
             most_shots: most_line_squares(size),
         }
     }
@@ -150,15 +158,17 @@ impl UniformSampler {
     fn draw_play<B: Bits>(&mut self, bits: B, pos: &Position, rng: &mut Rng) -> Option<Move> {
         let blockers = pos.blockers();
         let empty = pos.empty();
-        self.reaches.clear();
         let mut targets = Bitboard::EMPTY;
         let mut pairs = 0;
-        for shooter in pos.shooters() {
+        let mut shooters = 0;
+        for (shooter, entry) in pos.shooters().into_iter().zip(self.reaches.iter_mut()) {
             let reach = bits.squares(bits.reach(shooter, blockers, empty));
             targets |= reach;
             pairs += reach.count();
-            self.reaches.push((shooter, reach, pairs));
+            *entry = (shooter, reach, pairs);
+            shooters += 1;
         }
+        self.shooters = shooters;
         let stones = targets.count();
         if stones == 0 {
             return None;
@@ -196,7 +206,7 @@ impl UniformSampler {
     #[inline(always)]
     fn pair<B: Bits>(&self, bits: B, k: u32) -> (Square, Square) {
         let mut before = 0;
-        for &(origin, reach, pairs) in &self.reaches {
+        for &(origin, reach, pairs) in &self.reaches[..self.shooters] {
             if k < pairs {
                 return (origin, bits.nth_square(reach, k - before));
             }
