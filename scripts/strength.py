@@ -6,6 +6,11 @@ several runs: a run goes on where the file stops, stops cleanly after
 ``--seconds``, and renders the table into ``docs/bots.md`` between its
 markers from the file alone.
 
+Each game carries the search defaults of its game that ``mcts`` played
+with (its cutoff and exploration constant): once they change, a row counts
+only the games of the new ones and is played anew, while the older games
+stay in the file.
+
     python scripts/strength.py --seconds 3600     # play for an hour, then render
     python scripts/strength.py --render           # render only
 """
@@ -52,6 +57,10 @@ class Row:
     @property
     def games(self) -> int:
         return 2 * self.openings
+
+    @property
+    def game(self) -> str:
+        return str(self.rules.get("game", "veletas"))
 
     def command(self) -> str:
         flags = " ".join(
@@ -101,9 +110,17 @@ ROWS = (
 )
 
 
-def read(path: Path) -> dict[str, dict[int, float]]:
-    """A's points of each game kept, by row and game index; a line cut short
-    (a run killed while writing) is left out."""
+def defaults(game: str) -> dict[str, float]:
+    """The search defaults of ``game`` that ``mcts`` plays with."""
+    player = veletas.games.get(game).bots.mcts_player
+    return {"cutoff": player.DEFAULT_CUTOFF, "exploration": player.DEFAULT_EXPLORATION}
+
+
+def read(path: Path, rows: Iterable[Row]) -> dict[str, dict[int, float]]:
+    """A's points of each game of ``rows`` played with today's defaults, by
+    row and game index; a line cut short (a run killed while writing) is
+    left out, and so are the games of other defaults."""
+    today = {row.id: defaults(row.game) for row in rows}
     kept: dict[str, dict[int, float]] = {}
     if not path.exists():
         return kept
@@ -111,13 +128,15 @@ def read(path: Path) -> dict[str, dict[int, float]]:
         try:
             entry = json.loads(line)
             row, index, points = entry["row"], int(entry["index"]), float(entry["a_points"])
+            played_with = entry.get("defaults")
         except (ValueError, KeyError, TypeError):
             print(f"{path}:{number}: a line that is not a game, left out", file=sys.stderr)
             continue
         if points not in (0.0, 0.5, 1.0):
             print(f"{path}:{number}: A's points {points!r} are not 0, 0.5 or 1", file=sys.stderr)
             continue
-        kept.setdefault(row, {})[index] = points
+        if row in today and played_with == today[row]:
+            kept.setdefault(row, {})[index] = points
     return kept
 
 
@@ -130,6 +149,7 @@ def line_of(row: Row, result: GameResult) -> str:
             "a_first": result.a_first,
             "plies": len(result.moves),
             "swapped": result.swapped,
+            "defaults": defaults(row.game),
         }
     )
 
@@ -146,7 +166,7 @@ def play(rows: Iterable[Row], path: Path, seconds: float | None) -> None:
         if out.tell() > 0 and path.read_bytes()[-1:] != b"\n":
             out.write("\n")  # a line cut short by a killed run ends here, unread
         for row in rows:
-            done = read(path).get(row.id, {})
+            done = read(path, [row]).get(row.id, {})
             missing = [i for i in range(row.games) if i not in done]
             if not missing:
                 continue
@@ -195,17 +215,24 @@ def table(rows: Iterable[Row], kept: Mapping[str, Mapping[int, float]]) -> str:
             f"| {row.title} | `{row.a}` | `{row.b}` | {n} of {row.games} | {score} | "
             f"{difference} | `{row.command()}` |"
         )
+    games = sorted({row.game for row in rows})
+    played_with = "; ".join(
+        f"{game}: cutoff {d['cutoff']}, exploration {d['exploration']}"
+        for game, d in ((game, defaults(game)) for game in games)
+    )
+    lines += ["", f"The games of today's `mcts` defaults ({played_with})."]
     return "\n".join(lines)
 
 
 def render(rows: Iterable[Row], results: Path, page: Path) -> None:
+    rows = tuple(rows)
     text = page.read_text(encoding="utf-8")
     if BEGIN not in text or END not in text:
         raise SystemExit(f"{page} has no strength table markers")
     before, rest = text.split(BEGIN, 1)
     _, after = rest.split(END, 1)
     page.write_text(
-        f"{before}{BEGIN}\n{table(rows, read(results))}\n{END}{after}", encoding="utf-8"
+        f"{before}{BEGIN}\n{table(rows, read(results, rows))}\n{END}{after}", encoding="utf-8"
     )
 
 

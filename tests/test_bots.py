@@ -85,9 +85,16 @@ def test_the_search_defaults_are_the_ones_the_room_names(game: games.Game) -> No
         exploration=player.DEFAULT_EXPLORATION,
     )
     default, board = MctsBot(iterations=400, seed=3), game.api().Board()
+    # Playouts to the end take the other constant.
+    uct = MctsBot(iterations=400, seed=3, algorithm="uct")
+    uct_named = MctsBot(iterations=400, seed=3, algorithm="uct", exploration=player.UCT_EXPLORATION)
+    uncut = MctsBot(iterations=400, seed=3, cutoff=0)
+    uncut_named = MctsBot(iterations=400, seed=3, cutoff=0, exploration=player.UCT_EXPLORATION)
     for _ in range(6):
         move = default.choose(board)
         assert named.choose(board) == move
+        assert uct.choose(board) == uct_named.choose(board)
+        assert uncut.choose(board) == uncut_named.choose(board)
         board.push(move)
 
 

@@ -628,6 +628,7 @@ def test_help_explains_the_players(capsys: pytest.CaptureFixture[str]) -> None:
     for game in games.every():
         player = game.bots.mcts_player
         assert f"{player.DEFAULT_EXPLORATION} for {game.title}" in flat
+        assert f"{player.UCT_EXPLORATION} for {game.title}" in flat
         assert f"{player.DEFAULT_CUTOFF} for {game.title}" in flat
 
 

@@ -585,7 +585,11 @@ class MctsPlayer:
     """
 
     DEFAULT_EXPLORATION: ClassVar[float]
-    """The UCT constant when none is given: the game's."""
+    """The UCT constant when none is given: the game's, for the default
+    search (``"mcts"`` with its cutoff)."""
+    UCT_EXPLORATION: ClassVar[float]
+    """The UCT constant when none is given to a search whose playouts run to
+    the end (``"uct"``, or ``"mcts"`` with a cutoff of 0): the game's."""
     DEFAULT_CUTOFF: ClassVar[int]
     """The random decisions of a cut playout when no ``cutoff`` is given:
     the game's."""
@@ -596,7 +600,7 @@ class MctsPlayer:
         algorithm: str = "mcts",
         threads: int = 1,
         seed: int = 0,
-        exploration: float = 0.7,
+        exploration: float | None = None,
         max_nodes: int = 8000000,
         solve_share: float = 0.1,
         cutoff: int = 32,
@@ -825,7 +829,11 @@ class MeridiansMctsPlayer:
     """The Monte Carlo tree search player of Meridians."""
 
     DEFAULT_EXPLORATION: ClassVar[float]
-    """The UCT constant when none is given: the game's."""
+    """The UCT constant when none is given: the game's, for the default
+    search (``"mcts"`` with its cutoff)."""
+    UCT_EXPLORATION: ClassVar[float]
+    """The UCT constant when none is given to a search whose playouts run to
+    the end (``"uct"``, or ``"mcts"`` with a cutoff of 0): the game's."""
     DEFAULT_CUTOFF: ClassVar[int]
     """The random decisions of a cut playout when no ``cutoff`` is given:
     the game's."""
@@ -836,7 +844,7 @@ class MeridiansMctsPlayer:
         algorithm: str = "mcts",
         threads: int = 1,
         seed: int = 0,
-        exploration: float = 1.4,
+        exploration: float | None = None,
         max_nodes: int = 8000000,
         solve_share: float = 0.1,
         cutoff: int = 8,

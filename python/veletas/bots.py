@@ -275,8 +275,9 @@ class MctsBot:
     :param seed: the random streams; with ``iterations``, no ``seconds`` and
         one thread, the bot plays the same moves for the same seed.
     :param exploration: the UCT constant (default: the game's own,
-        ``games.get(game).bots.mcts_player.DEFAULT_EXPLORATION``; the values
-        are in ``docs/bots.md``).
+        ``games.get(game).bots.mcts_player.DEFAULT_EXPLORATION`` for
+        ``"mcts"`` with its cutoff, ``UCT_EXPLORATION`` for ``"uct"`` and
+        for ``cutoff=0``; the values are in ``docs/bots.md``).
     :param max_nodes: the most nodes one search tree holds (24 bytes each;
         default 8 million); a full tree stops growing and keeps refining
         its statistics.

@@ -29,6 +29,12 @@ pub trait Evaluate: Game {
     /// measured against playouts to the end (docs/bots.md).
     const CUTOFF: u32;
 
+    /// The exploration constant of a search whose playouts are cut at
+    /// [`Evaluate::CUTOFF`] and scored by this estimate, as measured
+    /// (docs/bots.md): the estimate's scores spread less than whole games',
+    /// so the best constant with them is not [`Game::EXPLORATION`].
+    const CUT_EXPLORATION: f64;
+
     /// The features of this state, from the seat to act's side; as many as
     /// [`Evaluate::FEATURE_NAMES`].
     fn features(&self, out: &mut Vec<f32>);

@@ -111,18 +111,29 @@ pub struct Config {
 }
 
 impl Config {
-    /// The solver, one thread, seed 0, the node cap, and the exploration
-    /// constant and playout cutoff tuned for the game `G`
-    /// ([`Game::EXPLORATION`](crate::game::Game::EXPLORATION), [`Evaluate::CUTOFF`]).
+    /// The solver, one thread, seed 0, the node cap, and the playout
+    /// cutoff and exploration constant tuned for the game `G`
+    /// ([`Evaluate::CUTOFF`], [`Config::default_exploration`]).
     pub const fn for_game<G: Evaluate>() -> Config {
         Config {
             algorithm: Algorithm::Solver,
-            exploration: G::EXPLORATION,
+            exploration: Config::default_exploration::<G>(Algorithm::Solver, G::CUTOFF),
             threads: 1,
             seed: 0,
             max_nodes: DEFAULT_MAX_NODES,
             solve_share: DEFAULT_SOLVE_SHARE,
             cutoff: G::CUTOFF,
+        }
+    }
+
+    /// The exploration constant tuned for the game `G` under `algorithm`
+    /// with `cutoff`: [`Evaluate::CUT_EXPLORATION`] where the solver cuts
+    /// its playouts, [`Game::EXPLORATION`](crate::game::Game::EXPLORATION)
+    /// where they run to the end (always with [`Algorithm::Uct`]).
+    pub const fn default_exploration<G: Evaluate>(algorithm: Algorithm, cutoff: u32) -> f64 {
+        match algorithm {
+            Algorithm::Solver if cutoff > 0 => G::CUT_EXPLORATION,
+            Algorithm::Solver | Algorithm::Uct => G::EXPLORATION,
         }
     }
 }
@@ -1136,6 +1147,7 @@ mod tests {
         const FEATURE_NAMES: &'static [&'static str] = &["bias"];
         const WEIGHTS: &'static [f32] = &[0.0];
         const CUTOFF: u32 = 0;
+        const CUT_EXPLORATION: f64 = 1.0;
         fn features(&self, out: &mut Vec<f32>) {
             out.clear();
             out.push(1.0);
@@ -1196,6 +1208,7 @@ mod tests {
         const FEATURE_NAMES: &'static [&'static str] = &["bias"];
         const WEIGHTS: &'static [f32] = &[1.098_612_3]; // ln 3
         const CUTOFF: u32 = 4;
+        const CUT_EXPLORATION: f64 = 1.0;
         fn features(&self, out: &mut Vec<f32>) {
             out.clear();
             out.push(1.0);

@@ -43,6 +43,16 @@ def option_help(text: str) -> str:
     return textwrap.fill(text, width=82, initial_indent=" " * 34, subsequent_indent=" " * 34)[34:]
 
 
+EXPLORATION_HELP = option_help(
+    f"the UCT constant (default: {games_defaults('DEFAULT_EXPLORATION')}; "
+    f"for uct and with cutoff=0, {games_defaults('UCT_EXPLORATION')})"
+)
+CUTOFF_HELP = option_help(
+    "mcts only: the random decisions of a playout before the game's estimate "
+    f"scores it (default: {games_defaults('DEFAULT_CUTOFF')}; 0: every playout "
+    "to the end)"
+)
+
 PLAYERS = f"""\
 players:
   random                        a uniformly random legal move
@@ -55,21 +65,13 @@ players:
     iterations=N                  N playouts a move (reproducible)
     seconds=S                     S seconds a move (with iterations too: whichever
                                   runs out first; not reproducible)
-    exploration=C                 {
-    option_help(f"the UCT constant (default: {games_defaults('DEFAULT_EXPLORATION')})")
-}
+    exploration=C                 {EXPLORATION_HELP}
     threads=T                     T search threads (default 1; above 1 not
                                   reproducible)
     solve_share=F                 mcts only: the share F (0 to 1) of each move's
                                   budget that the exact solver gets first; a win
                                   it proves is played (default 0.1; 0: off)
-    cutoff=N                      {
-    option_help(
-        "mcts only: the random decisions of a playout before the game's estimate "
-        f"scores it (default: {games_defaults('DEFAULT_CUTOFF')}; 0: every playout "
-        "to the end)"
-    )
-}
+    cutoff=N                      {CUTOFF_HELP}
 
 examples:
   veletas match mcts:iterations=2000 random --games 200 --variant small

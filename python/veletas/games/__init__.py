@@ -455,7 +455,11 @@ class NewSearchPlayer(Protocol):
     """A bots room's ``mcts_player``: the class of its native search player."""
 
     DEFAULT_EXPLORATION: float
-    """The game's UCT constant, used when none is given."""
+    """The game's UCT constant for the default search (``mcts`` with its
+    cutoff), used when none is given."""
+    UCT_EXPLORATION: float
+    """The game's UCT constant for playouts to the end (``uct``, or ``mcts``
+    with a cutoff of 0), used when none is given."""
     DEFAULT_CUTOFF: int
     """The game's random decisions of a cut playout, used when no
     ``cutoff`` is given."""
@@ -466,7 +470,7 @@ class NewSearchPlayer(Protocol):
         algorithm: str = ...,
         threads: int = ...,
         seed: int = ...,
-        exploration: float = ...,
+        exploration: float | None = ...,
         max_nodes: int = ...,
         solve_share: float = ...,
         cutoff: int = ...,

@@ -55,6 +55,11 @@ impl Evaluate for DecisionState {
     /// at 1,000 iterations a decision (docs/bots.md).
     const CUTOFF: u32 = 8;
 
+    /// The constant of playouts to the end
+    /// ([`crate::game::Game::EXPLORATION`]): Meridians's cut playouts were
+    /// not tuned apart.
+    const CUT_EXPLORATION: f64 = <Self as crate::game::Game>::EXPLORATION;
+
     fn features(&self, out: &mut Vec<f32>) {
         let position = self.position();
         let me = position.turn();

@@ -7,6 +7,7 @@ use pyo3::IntoPyObjectExt;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+use crate::evaluate::Evaluate;
 use crate::mcts::{Algorithm, Budget, Config};
 use crate::playout::Batch;
 use crate::py::errors::LimitError;
@@ -57,12 +58,14 @@ pub const MAX_THREADS: usize = 256;
 /// The most envs of one vector env (`veletas.limits.MAX_ENVS`).
 pub const MAX_ENVS: u64 = 100_000;
 
-/// A checked search configuration of the bots of every game.
-pub fn search_config(
+/// A checked search configuration of the bots of the game `G`; without an
+/// `exploration`, the one tuned for the algorithm and cutoff
+/// ([`Config::default_exploration`]).
+pub fn search_config<G: Evaluate>(
     algorithm: &str,
     threads: usize,
     seed: u64,
-    exploration: f64,
+    exploration: Option<f64>,
     max_nodes: usize,
     solve_share: f64,
     cutoff: u32,
@@ -80,6 +83,7 @@ pub fn search_config(
             "threads must be 1 to {MAX_THREADS}, not {threads}"
         )));
     }
+    let exploration = exploration.unwrap_or(Config::default_exploration::<G>(algorithm, cutoff));
     if !(exploration.is_finite() && exploration >= 0.0) {
         return Err(PyValueError::new_err(format!(
             "exploration must be a finite number of 0 or more, got {exploration}"

@@ -113,9 +113,19 @@ macro_rules! search_bindings {
 
         #[pyo3::pymethods]
         impl PyMctsPlayer {
-            /// The UCT constant when none is given: the game's.
+            /// The UCT constant when none is given: the game's, for the
+            /// default search (`mcts` with its cutoff).
             #[classattr]
-            const DEFAULT_EXPLORATION: f64 = <$state as $crate::game::Game>::EXPLORATION;
+            const DEFAULT_EXPLORATION: f64 = $crate::mcts::Config::default_exploration::<$state>(
+                $crate::mcts::Algorithm::Solver,
+                <$state as $crate::evaluate::Evaluate>::CUTOFF,
+            );
+
+            /// The UCT constant when none is given to a search whose
+            /// playouts run to the end (`uct`, or `mcts` with a cutoff of
+            /// 0): the game's.
+            #[classattr]
+            const UCT_EXPLORATION: f64 = <$state as $crate::game::Game>::EXPLORATION;
 
             /// The random decisions of a cut playout when no `cutoff` is
             /// given: the game's.
@@ -128,7 +138,7 @@ macro_rules! search_bindings {
                 algorithm = "mcts",
                 threads = 1,
                 seed = 0,
-                exploration = Self::DEFAULT_EXPLORATION,
+                exploration = None,
                 max_nodes = $crate::mcts::DEFAULT_MAX_NODES,
                 solve_share = $crate::mcts::DEFAULT_SOLVE_SHARE,
                 cutoff = Self::DEFAULT_CUTOFF,
@@ -137,13 +147,13 @@ macro_rules! search_bindings {
                 algorithm: &str,
                 threads: usize,
                 seed: u64,
-                exploration: f64,
+                exploration: Option<f64>,
                 max_nodes: usize,
                 solve_share: f64,
                 cutoff: u32,
             ) -> pyo3::PyResult<PyMctsPlayer> {
                 Ok(PyMctsPlayer {
-                    player: $crate::player::MctsPlayer::new($crate::py::args::search_config(
+                    player: $crate::player::MctsPlayer::new($crate::py::args::search_config::<$state>(
                         algorithm,
                         threads,
                         seed,

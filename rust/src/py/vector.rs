@@ -557,19 +557,22 @@ pub fn opponent_arg<G: Evaluate>(
             }
             let exploration: Option<f64> = spec.getattr("exploration")?.extract()?;
             let cutoff: Option<u32> = spec.getattr("cutoff")?.extract()?;
+            let algorithm = if kind == "uct" {
+                Algorithm::Uct
+            } else {
+                Algorithm::Solver
+            };
+            let cutoff = cutoff.unwrap_or(G::CUTOFF);
             Opponent::Search {
                 config: Config {
-                    algorithm: if kind == "uct" {
-                        Algorithm::Uct
-                    } else {
-                        Algorithm::Solver
-                    },
-                    exploration: exploration.unwrap_or(G::EXPLORATION),
+                    algorithm,
+                    exploration: exploration
+                        .unwrap_or(Config::default_exploration::<G>(algorithm, cutoff)),
                     threads: 1,
                     seed: 0,
                     max_nodes: DEFAULT_MAX_NODES,
                     solve_share: DEFAULT_SOLVE_SHARE,
-                    cutoff: cutoff.unwrap_or(G::CUTOFF),
+                    cutoff,
                 },
                 budget: search_budget(iterations, seconds)?,
             }

@@ -28,6 +28,11 @@ impl Evaluate for DecisionState {
     /// to the end, at 1,000 iterations a decision (docs/bots.md).
     const CUTOFF: u32 = 32;
 
+    /// Below the 0.7 of playouts to the end
+    /// ([`crate::game::Game::EXPLORATION`]), as measured at 0.1 s a move
+    /// (docs/bots.md).
+    const CUT_EXPLORATION: f64 = 0.5;
+
     fn features(&self, out: &mut Vec<f32>) {
         let position = self.position();
         let rules = position.rules();
