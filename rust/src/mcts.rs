@@ -90,8 +90,9 @@ impl Algorithm {
 pub struct Config {
     /// Which search runs.
     pub algorithm: Algorithm,
-    /// The exploration constant `c` of UCT.
-    pub exploration: f64,
+    /// The exploration constant `c` of UCT; `None`, the one tuned for the
+    /// game, the algorithm and the cutoff ([`Config::default_exploration`]).
+    pub exploration: Option<f64>,
     /// The number of independent trees, each searched by its own thread.
     pub threads: usize,
     /// The seed of the random streams: tree `t` draws from stream `(seed, t)`.
@@ -113,11 +114,13 @@ pub struct Config {
 impl Config {
     /// The solver, one thread, seed 0, the node cap, and the playout
     /// cutoff and exploration constant tuned for the game `G`
-    /// ([`Evaluate::CUTOFF`], [`Config::default_exploration`]).
+    /// ([`Evaluate::CUTOFF`], [`Config::default_exploration`]: left to the
+    /// search, so that a config made from this one with another algorithm
+    /// or cutoff gets the constant tuned for those).
     pub const fn for_game<G: Evaluate>() -> Config {
         Config {
             algorithm: Algorithm::Solver,
-            exploration: Config::default_exploration::<G>(Algorithm::Solver, G::CUTOFF),
+            exploration: None,
             threads: 1,
             seed: 0,
             max_nodes: DEFAULT_MAX_NODES,
@@ -135,6 +138,15 @@ impl Config {
             Algorithm::Solver if cutoff > 0 => G::CUT_EXPLORATION,
             Algorithm::Solver | Algorithm::Uct => G::EXPLORATION,
         }
+    }
+
+    /// The exploration constant the search uses: the one given, else
+    /// [`Config::default_exploration`].
+    pub fn exploration_of<G: Evaluate>(&self) -> f64 {
+        self.exploration.unwrap_or(Config::default_exploration::<G>(
+            self.algorithm,
+            self.cutoff,
+        ))
     }
 }
 
@@ -648,6 +660,7 @@ impl<G: Evaluate> Tree<G> {
         if solver && self.solved_at(prefix) {
             return 0;
         }
+        let exploration = config.exploration_of::<G>();
         let mut done = 0;
         while done < limit {
             if done % CLOCK_EVERY == 0
@@ -658,9 +671,9 @@ impl<G: Evaluate> Tree<G> {
             done += 1;
             // A solved root has nothing left to learn: stop early.
             let solved = if solver {
-                self.iterate::<true>(prefix, config.exploration, config.max_nodes, config.cutoff)
+                self.iterate::<true>(prefix, exploration, config.max_nodes, config.cutoff)
             } else {
-                self.iterate::<false>(prefix, config.exploration, config.max_nodes, 0)
+                self.iterate::<false>(prefix, exploration, config.max_nodes, 0)
             };
             if solved {
                 break;
@@ -1213,6 +1226,31 @@ mod tests {
             out.clear();
             out.push(1.0);
         }
+    }
+
+    #[test]
+    fn a_config_made_from_the_games_takes_the_constant_of_its_own_playouts() {
+        use crate::veletas::DecisionState;
+        let default = Config::for_game::<DecisionState>();
+        let of = |config: Config| config.exploration_of::<DecisionState>();
+        assert_eq!(of(default).to_bits(), DecisionState::CUT_EXPLORATION.to_bits());
+        let to_the_end = <DecisionState as Game>::EXPLORATION.to_bits();
+        let uct = Config {
+            algorithm: Algorithm::Uct,
+            ..default
+        };
+        assert_eq!(of(uct).to_bits(), to_the_end);
+        let uncut = Config {
+            cutoff: 0,
+            ..default
+        };
+        assert_eq!(of(uncut).to_bits(), to_the_end);
+        let given = Config {
+            exploration: Some(0.25),
+            ..uct
+        };
+        assert_eq!(of(given).to_bits(), 0.25_f64.to_bits());
+        assert_ne!(DecisionState::CUT_EXPLORATION.to_bits(), to_the_end);
     }
 
     #[test]

@@ -104,7 +104,7 @@ fn check_suite<G: Turns + std::fmt::Debug>(
     let mut won = 0;
     for (k, &(position, winner)) in positions.iter().enumerate() {
         let config = Config {
-            exploration,
+            exploration: Some(exploration),
             ..solver_config(k as u64)
         };
         let seat = position.seat_to_act();

@@ -7,7 +7,6 @@ use pyo3::IntoPyObjectExt;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::evaluate::Evaluate;
 use crate::mcts::{Algorithm, Budget, Config};
 use crate::playout::Batch;
 use crate::py::errors::LimitError;
@@ -58,10 +57,10 @@ pub const MAX_THREADS: usize = 256;
 /// The most envs of one vector env (`veletas.limits.MAX_ENVS`).
 pub const MAX_ENVS: u64 = 100_000;
 
-/// A checked search configuration of the bots of the game `G`; without an
-/// `exploration`, the one tuned for the algorithm and cutoff
-/// ([`Config::default_exploration`]).
-pub fn search_config<G: Evaluate>(
+/// A checked search configuration of the bots of every game; without an
+/// `exploration`, the search takes the one tuned for the game, the
+/// algorithm and the cutoff ([`Config::default_exploration`]).
+pub fn search_config(
     algorithm: &str,
     threads: usize,
     seed: u64,
@@ -83,8 +82,9 @@ pub fn search_config<G: Evaluate>(
             "threads must be 1 to {MAX_THREADS}, not {threads}"
         )));
     }
-    let exploration = exploration.unwrap_or(Config::default_exploration::<G>(algorithm, cutoff));
-    if !(exploration.is_finite() && exploration >= 0.0) {
+    if let Some(exploration) = exploration
+        && !(exploration.is_finite() && exploration >= 0.0)
+    {
         return Err(PyValueError::new_err(format!(
             "exploration must be a finite number of 0 or more, got {exploration}"
         )));

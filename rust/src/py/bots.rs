@@ -153,7 +153,7 @@ macro_rules! search_bindings {
                 cutoff: u32,
             ) -> pyo3::PyResult<PyMctsPlayer> {
                 Ok(PyMctsPlayer {
-                    player: $crate::player::MctsPlayer::new($crate::py::args::search_config::<$state>(
+                    player: $crate::player::MctsPlayer::new($crate::py::args::search_config(
                         algorithm,
                         threads,
                         seed,

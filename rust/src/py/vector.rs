@@ -566,8 +566,7 @@ pub fn opponent_arg<G: Evaluate>(
             Opponent::Search {
                 config: Config {
                     algorithm,
-                    exploration: exploration
-                        .unwrap_or(Config::default_exploration::<G>(algorithm, cutoff)),
+                    exploration,
                     threads: 1,
                     seed: 0,
                     max_nodes: DEFAULT_MAX_NODES,
