@@ -1233,7 +1233,10 @@ mod tests {
         use crate::veletas::DecisionState;
         let default = Config::for_game::<DecisionState>();
         let of = |config: Config| config.exploration_of::<DecisionState>();
-        assert_eq!(of(default).to_bits(), DecisionState::CUT_EXPLORATION.to_bits());
+        assert_eq!(
+            of(default).to_bits(),
+            DecisionState::CUT_EXPLORATION.to_bits()
+        );
         let to_the_end = <DecisionState as Game>::EXPLORATION.to_bits();
         let uct = Config {
             algorithm: Algorithm::Uct,
