@@ -124,7 +124,9 @@ def read(path: Path, rows: Iterable[Row]) -> dict[str, dict[int, float]]:
     kept: dict[str, dict[int, float]] = {}
     if not path.exists():
         return kept
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    # Bytes, a line at a time: a line that is not UTF-8 is one more line
+    # that is not a game (json.loads raises a ValueError for it).
+    for number, line in enumerate(path.read_bytes().splitlines(), start=1):
         try:
             entry = json.loads(line)
             row, index, points = entry["row"], int(entry["index"]), float(entry["a_points"])

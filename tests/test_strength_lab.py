@@ -79,6 +79,24 @@ def test_an_unknown_row_is_refused_by_name(
     assert "--rows: unknown row '8x8'; the rows are 7x7, 10x10" in err
 
 
+def test_garbage_in_the_file_is_left_out_line_by_line(lab: ModuleType, tmp_path: Path) -> None:
+    row = lab.Row("t", "test", "greedy", "random", {"variant": "small"}, openings=1)
+    game = json.dumps(
+        {"row": "t", "index": 0, "a_points": 1.0, "defaults": lab.defaults("veletas")}
+    )
+    results = tmp_path / "results.jsonl"
+    results.write_bytes(
+        bytes(range(256)) * 256  # 64 KiB, not UTF-8
+        + b"\n[1]\n5\n"
+        + b'{"row": "t", "index": '
+        + b"9" * 5000
+        + b', "a_points": 1}\n'
+        + game.encode()
+        + b"\n"
+    )
+    assert lab.read(results, [row]) == {"t": {0: 1.0}}
+
+
 def test_the_table_is_rendered_between_its_markers(lab: ModuleType, tmp_path: Path) -> None:
     row = lab.Row("t", "test", "greedy", "random", {"game": "meridians", "pie": True}, openings=2)
     results = tmp_path / "results.jsonl"
