@@ -28,6 +28,10 @@ SECONDS ?= 600
 strength: ## The standard strength table: play SECONDS more of its games (resumed; ROWS=id,... for some rows), render docs/bots.md
 	$(PYTHON) scripts/strength.py --seconds $(SECONDS) $(if $(ROWS),--rows $(ROWS))
 
+.PHONY: ladder
+ladder: ## The skill ladder: play SECONDS more of its steps (resumed), render docs/bots.md
+	$(PYTHON) scripts/strength.py --table ladder --seconds $(SECONDS)
+
 .PHONY: solve-5x5
 solve-5x5: ## Veletas 5x5/3's openings: solve SECONDS more of them (resumed), render docs/solved.md
 	$(PYTHON) scripts/solve_openings.py --size 5 --seconds $(SECONDS)

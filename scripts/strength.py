@@ -1,10 +1,12 @@
-"""The standard strength table (``make strength``): the default search
-against the baseline, 0.1 s a move, one search thread, 100 paired openings
-(200 games) a row, two games at a time. Each game is appended to
-``docs/strength/results.jsonl`` as it ends, so that the table is built over
-several runs: a run goes on where the file stops, stops cleanly after
-``--seconds``, and renders the table into ``docs/bots.md`` between its
-markers from the file alone.
+"""The strength tables of ``docs/bots.md``: the standard table (``make
+strength``), the default search against the baseline, 0.1 s a move, one
+search thread, 100 paired openings (200 games) a row, two games at a time;
+and the skill ladder (``make ladder``), each search against itself at half
+its playouts a move, in doubling steps, 50 paired openings a step. Each
+game is appended to ``docs/strength/results.jsonl`` as it ends, so that the
+tables are built over several runs: a run goes on where the file stops,
+stops cleanly after ``--seconds``, and renders the tables into
+``docs/bots.md`` between their markers from the file alone.
 
 Each game carries the search defaults of its game that ``mcts`` played
 with (its cutoff and exploration constant): once they change, a row counts
@@ -12,6 +14,7 @@ only the games of the new ones and is played anew, while the older games
 stay in the file.
 
     python scripts/strength.py --seconds 3600     # play for an hour, then render
+    python scripts/strength.py --table ladder --seconds 3600
     python scripts/strength.py --render           # render only
 """
 
@@ -21,6 +24,7 @@ import _thread
 import argparse
 import dataclasses
 import json
+import math
 import sys
 import threading
 from collections.abc import Iterable, Mapping
@@ -33,10 +37,13 @@ from veletas.playouts import wilson
 from veletas.ratings import elo
 
 ROOT = Path(__file__).resolve().parent.parent
+Z95 = 1.959963984540054
 RESULTS = ROOT / "docs" / "strength" / "results.jsonl"
 PAGE = ROOT / "docs" / "bots.md"
 BEGIN = "<!-- strength table: rendered by make strength from docs/strength/results.jsonl -->"
 END = "<!-- end of the strength table -->"
+LADDER_BEGIN = "<!-- skill ladder: rendered by make ladder from docs/strength/results.jsonl -->"
+LADDER_END = "<!-- end of the skill ladder -->"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -53,6 +60,9 @@ class Row:
     at_once: int = 2
     """Games played at once: two on the two cores, one when a player
     searches on two threads."""
+    rung: tuple[str, int] | None = None
+    """On the skill ladder: the search and A's playouts a move (B has
+    half as many)."""
 
     @property
     def games(self) -> int:
@@ -61,6 +71,14 @@ class Row:
     @property
     def game(self) -> str:
         return str(self.rules.get("game", "veletas"))
+
+    @property
+    def played_with(self) -> dict[str, float]:
+        """The defaults that the row's games depend on: those of ``mcts``
+        where it plays, none for ``uct`` (its constant is the game's)."""
+        if any(spec.split(":")[0] == "mcts" for spec in (self.a, self.b)):
+            return defaults(self.game)
+        return {}
 
     def command(self) -> str:
         flags = " ".join(
@@ -109,6 +127,34 @@ ROWS = (
     ),
 )
 
+BOARDS = (
+    ("Veletas 7x7", "7x7", {"variant": "small"}),
+    ("Meridians 5-6", "meridians-5-6", {"game": "meridians", "size": "5-6", "pie": True}),
+)
+"""The boards of the skill ladder: its title, its id and its rules."""
+LADDER_PLAYOUTS = (1_000, 2_000, 4_000, 8_000, 16_000, 32_000)
+"""A's playouts a move at each step of the ladder; the first step's B (half
+as many) is its zero."""
+
+LADDER = tuple(
+    Row(
+        f"ladder-{board}-{search}-{playouts}",
+        f"{title}, {search}",
+        f"{search}:iterations={playouts}",
+        f"{search}:iterations={playouts // 2}",
+        rules,
+        openings=50,
+        seed=playouts,
+        rung=(search, playouts),
+    )
+    # The cheap steps of every board and search first, so that a run that
+    # stops early leaves each ladder started.
+    for playouts in LADDER_PLAYOUTS
+    for title, board, rules in BOARDS
+    for search in ("uct", "mcts")
+)
+TABLES = {"standard": ROWS, "ladder": LADDER}
+
 
 def defaults(game: str) -> dict[str, float]:
     """The search defaults of ``game`` that ``mcts`` plays with."""
@@ -120,7 +166,7 @@ def read(path: Path, rows: Iterable[Row]) -> dict[str, dict[int, float]]:
     """A's points of each game of ``rows`` played with today's defaults, by
     row and game index; a line cut short (a run killed while writing) is
     left out, and so are the games of other defaults."""
-    today = {row.id: defaults(row.game) for row in rows}
+    today = {row.id: row.played_with for row in rows}
     kept: dict[str, dict[int, float]] = {}
     if not path.exists():
         return kept
@@ -151,7 +197,7 @@ def line_of(row: Row, result: GameResult) -> str:
             "a_first": result.a_first,
             "plies": len(result.moves),
             "swapped": result.swapped,
-            "defaults": defaults(row.game),
+            "defaults": row.played_with,
         }
     )
 
@@ -217,52 +263,107 @@ def table(rows: Iterable[Row], kept: Mapping[str, Mapping[int, float]]) -> str:
             f"| {row.title} | `{row.a}` | `{row.b}` | {n} of {row.games} | {score} | "
             f"{difference} | `{row.command()}` |"
         )
-    games = sorted({row.game for row in rows})
     played_with = "; ".join(
         f"{game}: cutoff {d['cutoff']}, exploration {d['exploration']}"
-        for game, d in ((game, defaults(game)) for game in games)
+        for game, d in ((game, defaults(game)) for game in sorted({row.game for row in rows}))
     )
     lines += ["", f"The games of today's `mcts` defaults ({played_with})."]
     return "\n".join(lines)
 
 
+def ladder_table(rungs: Iterable[Row], kept: Mapping[str, Mapping[int, float]]) -> str:
+    """Each search's steps on each board, with each step's Elo and the sum
+    of the steps from the first B up. The sum's interval adds the steps'
+    variances, each step's standard error read off its Wilson interval."""
+    lines = [
+        "| board, search | A against B, playouts a move | games | A's score (95% CI) "
+        "| Elo of the step (95% CI) | Elo above the first B (95% CI) |",
+        "|---|---|---|---|---|---|",
+    ]
+    series: dict[str, list[Row]] = {}
+    for rung in rungs:
+        series.setdefault(rung.title, []).append(rung)
+    for title, steps in series.items():
+        total, variance = 0.0, 0.0
+        for rung in sorted(steps, key=lambda rung: rung.rung[1] if rung.rung else 0):
+            games = kept.get(rung.id, {})
+            playouts = rung.rung[1] if rung.rung else 0
+            n = len(games)
+            if n == 0:
+                score = step = above = "not played yet"
+                total = math.nan
+            else:
+                rate = wilson(sum(games.values()), n)
+                score = f"{rate.rate:.1%} ({rate.low:.1%} .. {rate.high:.1%})"
+                step = f"{elo(rate.rate):+.0f} ({elo(rate.low):+.0f} .. {elo(rate.high):+.0f})"
+                total += elo(rate.rate)
+                variance += ((elo(rate.high) - elo(rate.low)) / (2 * Z95)) ** 2
+                spread = Z95 * math.sqrt(variance)
+                above = (
+                    f"{total:+.0f} ({total - spread:+.0f} .. {total + spread:+.0f})"
+                    if math.isfinite(total + spread)
+                    else "a step below is not played or not finite"
+                )
+            lines.append(
+                f"| {title} | {playouts:,} against {playouts // 2:,} | {n} of {rung.games} "
+                f"| {score} | {step} | {above} |"
+            )
+    return "\n".join(lines)
+
+
+def render_between(page: Path, begin: str, end: str, text: str) -> None:
+    """Puts ``text`` between the markers ``begin`` and ``end`` of ``page``."""
+    old = page.read_text(encoding="utf-8")
+    if begin not in old or end not in old:
+        raise SystemExit(f"{page} has no markers {begin} and {end}")
+    before, rest = old.split(begin, 1)
+    _, after = rest.split(end, 1)
+    page.write_text(f"{before}{begin}\n{text}\n{end}{after}", encoding="utf-8")
+
+
 def render(rows: Iterable[Row], results: Path, page: Path) -> None:
     rows = tuple(rows)
-    text = page.read_text(encoding="utf-8")
-    if BEGIN not in text or END not in text:
-        raise SystemExit(f"{page} has no strength table markers")
-    before, rest = text.split(BEGIN, 1)
-    _, after = rest.split(END, 1)
-    page.write_text(
-        f"{before}{BEGIN}\n{table(rows, read(results, rows))}\n{END}{after}", encoding="utf-8"
-    )
+    render_between(page, BEGIN, END, table(rows, read(results, rows)))
+
+
+def render_ladder(rungs: Iterable[Row], results: Path, page: Path) -> None:
+    rungs = tuple(rungs)
+    render_between(page, LADDER_BEGIN, LADDER_END, ladder_table(rungs, read(results, rungs)))
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, help="stop playing after this long")
-    parser.add_argument("--render", action="store_true", help="render the table only")
+    parser.add_argument("--render", action="store_true", help="render the tables only")
+    parser.add_argument(
+        "--table",
+        choices=sorted(TABLES),
+        default="standard",
+        help="the table whose games to play (default: standard)",
+    )
     parser.add_argument(
         "--rows",
-        help="play only these rows, by id, comma-separated "
-        f"({', '.join(row.id for row in ROWS)}; default: all, in this order)",
+        help="play only these rows of the table, by id, comma-separated "
+        f"(standard: {', '.join(row.id for row in ROWS)}; ladder: ladder-BOARD-SEARCH-PLAYOUTS, "
+        "as ladder-7x7-mcts-4000; default: all, in this order)",
     )
     args = parser.parse_args(argv)
-    rows = ROWS
+    rows = TABLES[args.table]
     if args.rows is not None:
-        by_id = {row.id: row for row in ROWS}
+        by_id = {row.id: row for row in rows}
         wanted = [name.strip() for name in args.rows.split(",")]
         unknown = [name for name in wanted if name not in by_id]
         if unknown or not wanted:
             parser.error(
-                f"--rows: unknown row {', '.join(map(repr, unknown or ['']))}; "
-                f"the rows are {', '.join(by_id)}"
+                f"--rows: unknown row {', '.join(map(repr, unknown or ['']))} of the "
+                f"{args.table} table; its rows are {', '.join(by_id)}"
             )
         rows = tuple(by_id[name] for name in wanted)
     if not args.render:
         play(rows, RESULTS, args.seconds)
     render(ROWS, RESULTS, PAGE)
-    print(f"rendered the table into {PAGE}", file=sys.stderr)
+    render_ladder(LADDER, RESULTS, PAGE)
+    print(f"rendered the tables into {PAGE}", file=sys.stderr)
     return 0
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import math
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -28,7 +29,7 @@ def lab() -> ModuleType:
 def test_games_are_kept_as_they_end_and_a_run_goes_on_from_the_file(
     lab: ModuleType, tmp_path: Path
 ) -> None:
-    row = lab.Row("t", "test", "greedy", "random", {"variant": "small"}, openings=3)
+    row = lab.Row("t", "test", "mcts:iterations=20", "random", {"variant": "small"}, openings=3)
     results = tmp_path / "results.jsonl"
     today = lab.defaults("veletas")
     # A file from an earlier run: games 0 and 1 kept, a line cut short.
@@ -53,7 +54,7 @@ def test_games_are_kept_as_they_end_and_a_run_goes_on_from_the_file(
 def test_games_of_other_defaults_are_kept_in_the_file_but_not_counted(
     lab: ModuleType, tmp_path: Path
 ) -> None:
-    row = lab.Row("t", "test", "greedy", "random", {"variant": "small"}, openings=1)
+    row = lab.Row("t", "test", "mcts:iterations=20", "random", {"variant": "small"}, openings=1)
     results = tmp_path / "results.jsonl"
     today = lab.defaults("veletas")
     other = {**today, "cutoff": today["cutoff"] + 1}
@@ -76,11 +77,16 @@ def test_an_unknown_row_is_refused_by_name(
         lab.main(["--rows", "7x7,8x8", "--render"])
     assert stop.value.code == 2
     err = capsys.readouterr().err
-    assert "--rows: unknown row '8x8'; the rows are 7x7, 10x10" in err
+    assert "--rows: unknown row '8x8' of the standard table; its rows are 7x7, 10x10" in err
+    with pytest.raises(SystemExit):
+        lab.main(["--table", "ladder", "--rows", "7x7", "--render"])
+    assert "unknown row '7x7' of the ladder table; its rows are ladder-7x7-uct-1000," in (
+        capsys.readouterr().err
+    )
 
 
 def test_garbage_in_the_file_is_left_out_line_by_line(lab: ModuleType, tmp_path: Path) -> None:
-    row = lab.Row("t", "test", "greedy", "random", {"variant": "small"}, openings=1)
+    row = lab.Row("t", "test", "mcts", "random", {"variant": "small"}, openings=1)
     game = json.dumps(
         {"row": "t", "index": 0, "a_points": 1.0, "defaults": lab.defaults("veletas")}
     )
@@ -98,7 +104,7 @@ def test_garbage_in_the_file_is_left_out_line_by_line(lab: ModuleType, tmp_path:
 
 
 def test_the_table_is_rendered_between_its_markers(lab: ModuleType, tmp_path: Path) -> None:
-    row = lab.Row("t", "test", "greedy", "random", {"game": "meridians", "pie": True}, openings=2)
+    row = lab.Row("t", "test", "greedy", "mcts", {"game": "meridians", "pie": True}, openings=2)
     results = tmp_path / "results.jsonl"
     today = lab.defaults("meridians")
     results.write_text(
@@ -114,9 +120,44 @@ def test_the_table_is_rendered_between_its_markers(lab: ModuleType, tmp_path: Pa
     assert text.startswith("before\n")
     assert text.endswith("after\n")
     assert "old" not in text
-    assert "| test | `greedy` | `random` | 4 of 4 | 62.5% (" in text
+    assert "| test | `greedy` | `mcts` | 4 of 4 | 62.5% (" in text
     assert "--game meridians --pie`" in text
     assert f"(meridians: cutoff {today['cutoff']}, exploration {today['exploration']})" in text
     page.write_text("no markers")
-    with pytest.raises(SystemExit, match="no strength table markers"):
+    with pytest.raises(SystemExit, match="has no markers <!-- strength table"):
         lab.render([row], results, page)
+
+
+def test_the_ladder_sums_its_steps_and_their_variances(lab: ModuleType, tmp_path: Path) -> None:
+    rungs = [row for row in lab.LADDER if row.title == "Veletas 7x7, uct"][:3]
+    assert [rung.rung for rung in rungs] == [("uct", 1000), ("uct", 2000), ("uct", 4000)]
+    assert (rungs[0].a, rungs[0].b) == ("uct:iterations=1000", "uct:iterations=500")
+    assert rungs[0].played_with == {}  # uct's games do not depend on mcts's defaults
+    results = tmp_path / "results.jsonl"
+    # Step 1: 3 of 4 (75%); step 2: 1 of 2 (50%); step 3 not played.
+    scores = {rungs[0].id: [1, 1, 1, 0], rungs[1].id: [1, 0]}
+    results.write_text(
+        "".join(
+            json.dumps({"row": row, "index": i, "a_points": p, "defaults": {}}) + "\n"
+            for row, points in scores.items()
+            for i, p in enumerate(points)
+        )
+    )
+    page = tmp_path / "page.md"
+    page.write_text(f"{lab.LADDER_BEGIN}\n{lab.LADDER_END}\n")
+    lab.render_ladder(rungs, results, page)
+    lines = page.read_text().splitlines()
+    first, second, third = (line.split(" | ") for line in lines[3:6])
+    step = lab.elo(0.75)
+    assert first[1:3] == ["1,000 against 500", "4 of 100"]
+    assert first[4].startswith(f"{step:+.0f} (")
+    one = lab.wilson(3, 4)
+    spread = (lab.elo(one.high) - lab.elo(one.low)) / 2
+    assert first[5] == f"{step:+.0f} ({step - spread:+.0f} .. {step + spread:+.0f}) |"
+    two = lab.wilson(1, 2)
+    both = lab.Z95 * math.hypot(
+        (lab.elo(one.high) - lab.elo(one.low)) / (2 * lab.Z95),
+        (lab.elo(two.high) - lab.elo(two.low)) / (2 * lab.Z95),
+    )
+    assert second[5] == f"{step:+.0f} ({step - both:+.0f} .. {step + both:+.0f}) |"
+    assert third[3:] == ["not played yet"] * 2 + ["not played yet |"]
