@@ -132,7 +132,7 @@ BOARDS = (
     ("Meridians 5-6", "meridians-5-6", {"game": "meridians", "size": "5-6", "pie": True}),
 )
 """The boards of the skill ladder: its title, its id and its rules."""
-LADDER_PLAYOUTS = (1_000, 2_000, 4_000, 8_000, 16_000, 32_000)
+LADDER_PLAYOUTS = (1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 64_000)
 """A's playouts a move at each step of the ladder; the first step's B (half
 as many) is its zero."""
 
@@ -151,7 +151,7 @@ LADDER = tuple(
     # stops early leaves each ladder started.
     for playouts in LADDER_PLAYOUTS
     for title, board, rules in BOARDS
-    for search in ("uct", "mcts")
+    for search in ("mcts", "uct")
 )
 TABLES = {"standard": ROWS, "ladder": LADDER}
 

@@ -80,7 +80,7 @@ def test_an_unknown_row_is_refused_by_name(
     assert "--rows: unknown row '8x8' of the standard table; its rows are 7x7, 10x10" in err
     with pytest.raises(SystemExit):
         lab.main(["--table", "ladder", "--rows", "7x7", "--render"])
-    assert "unknown row '7x7' of the ladder table; its rows are ladder-7x7-uct-1000," in (
+    assert "unknown row '7x7' of the ladder table; its rows are ladder-7x7-mcts-1000," in (
         capsys.readouterr().err
     )
 

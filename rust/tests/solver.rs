@@ -91,20 +91,22 @@ fn search_turn<G: Turns>(state: G, config: Config, iterations: u64) -> G {
     }
 }
 
-/// Checks the suite of `start`'s game: a winning turn in every won
-/// position, and every proof at the root true. Returns the numbers of
-/// positions and of won positions.
+/// Checks the suite of `start`'s game, the search on `threads` threads: a
+/// winning turn in every won position, and every proof at the root true.
+/// Returns the numbers of positions and of won positions.
 fn check_suite<G: Turns + std::fmt::Debug>(
     start: G,
     exploration: f64,
     games: u64,
     budget: u64,
+    threads: usize,
 ) -> (usize, usize) {
     let positions = suite(start, games, budget);
     let mut won = 0;
     for (k, &(position, winner)) in positions.iter().enumerate() {
         let config = Config {
             exploration: Some(exploration),
+            threads,
             ..solver_config(k as u64)
         };
         let seat = position.seat_to_act();
@@ -157,16 +159,27 @@ fn meridians_5_6() -> meridians::DecisionState {
 #[test]
 fn the_solver_plays_every_forced_win_of_veletas() {
     let exploration = <veletas::DecisionState as Game>::EXPLORATION;
-    let (all, won) = check_suite(veletas_5x5(), exploration, 6, 20_000);
+    let (all, won) = check_suite(veletas_5x5(), exploration, 6, 20_000, 1);
     assert!(won >= 10, "{won} won positions of {all}");
-    let (all, won) = check_suite(veletas_7x7(), exploration, 4, 20_000);
+    let (all, won) = check_suite(veletas_7x7(), exploration, 4, 20_000, 1);
     assert!(won >= 5, "{won} won positions of {all}");
+}
+
+#[test]
+fn the_solver_on_two_threads_plays_every_forced_win() {
+    // One tree grown by two threads: their proofs are as exact.
+    let exploration = <veletas::DecisionState as Game>::EXPLORATION;
+    let (all, won) = check_suite(veletas_5x5(), exploration, 6, 20_000, 2);
+    assert!(won >= 10, "{won} won positions of {all}");
+    let exploration = <meridians::DecisionState as Game>::EXPLORATION;
+    let (all, won) = check_suite(meridians_5_6(), exploration, 10, 20_000, 2);
+    assert!(won >= 10, "{won} won positions of {all}");
 }
 
 #[test]
 fn the_solver_plays_every_forced_win_of_meridians() {
     let exploration = <meridians::DecisionState as Game>::EXPLORATION;
-    let (all, won) = check_suite(meridians_5_6(), exploration, 10, 20_000);
+    let (all, won) = check_suite(meridians_5_6(), exploration, 10, 20_000, 1);
     assert!(won >= 10, "{won} won positions of {all}");
 }
 
@@ -175,9 +188,9 @@ fn the_solver_plays_every_forced_win_of_meridians() {
 fn the_whole_suite() {
     let cv = <veletas::DecisionState as Game>::EXPLORATION;
     let cm = <meridians::DecisionState as Game>::EXPLORATION;
-    let (small, small_won) = check_suite(veletas_5x5(), cv, 60, 200_000);
-    let (seven, seven_won) = check_suite(veletas_7x7(), cv, 40, 200_000);
-    let (mer, mer_won) = check_suite(meridians_5_6(), cm, 80, 200_000);
+    let (small, small_won) = check_suite(veletas_5x5(), cv, 60, 200_000, 1);
+    let (seven, seven_won) = check_suite(veletas_7x7(), cv, 40, 200_000, 1);
+    let (mer, mer_won) = check_suite(meridians_5_6(), cm, 80, 200_000, 1);
     println!(
         "veletas 5x5: {small} ({small_won} won), 7x7: {seven} ({seven_won} won), \
          meridians 5-6: {mer} ({mer_won} won)"
