@@ -6,7 +6,8 @@
 //! `cargo bench --bench search` (release profile). Optional arguments:
 //! `--game veletas|meridians` (default both), `--moves M` (default 16),
 //! `--iterations N` (default 4000 a move), `--algorithm mcts|uct` (default
-//! mcts, with the MCTS solver). Run without `--bench` (as by
+//! mcts, with the MCTS solver), `--kernel NAME` (a kernel of the bit work,
+//! `portable` or `x86-64-v3`; default the CPU's). Run without `--bench` (as by
 //! `cargo test --benches`), it plays 4 moves of 200 iterations: for
 //! profilers, with the same arguments before and after a change.
 
@@ -32,6 +33,15 @@ fn main() {
             "--algorithm" => {
                 let name: String = value(&mut args, "--algorithm mcts|uct");
                 algorithm = Algorithm::from_name(&name).expect("--algorithm mcts|uct");
+            }
+            "--kernel" => {
+                let name: String = value(&mut args, "--kernel NAME");
+                let chosen = _veletas::cpu::Kernel::parse(&name)
+                    .and_then(|kernel| _veletas::cpu::set_kernel(Some(kernel)));
+                if let Err(error) = chosen {
+                    eprintln!("{error}");
+                    std::process::exit(2);
+                }
             }
             _ => {}
         }

@@ -4,6 +4,7 @@ use core::cmp::Ordering;
 
 use super::bitboard::Bitboard;
 use super::color::Color;
+use super::kernel;
 use super::lines;
 use super::square::{STRIDE, Square};
 
@@ -13,7 +14,7 @@ use super::square::{STRIDE, Square};
 #[inline]
 pub fn is_trapped(square: Square, blockers: Bitboard, empty: Bitboard) -> bool {
     (lines::neighbours(square) & empty).is_empty()
-        && lines::reach(square, blockers, empty).is_empty()
+        && kernel::reach(square, blockers, empty).is_empty()
 }
 
 /// `set` with one step in each of the 4 orthogonal directions added.

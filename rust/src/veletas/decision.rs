@@ -14,7 +14,7 @@
 use core::fmt;
 
 use super::bitboard::Bitboard;
-use super::lines;
+use super::kernel;
 use super::moves::Move;
 use super::position::{Phase, Position};
 use super::square::{MAX_SIZE, STRIDE, Square};
@@ -110,7 +110,7 @@ impl Actions {
     pub fn nth(&self, k: u32) -> Option<Action> {
         let squares = self.squares.count();
         if k < squares {
-            return self.squares.nth(k).map(|sq| square_id(sq, self.size));
+            return kernel::nth(self.squares, k).map(|sq| square_id(sq, self.size));
         }
         match (k - squares, self.pass, self.swap) {
             (0, true, _) => Some(self.pass()),
@@ -203,7 +203,7 @@ fn movable_shooters(pos: &Position) -> Bitboard {
     let hemmed = pos.shooters() - empty.king_fill();
     let mut movable = pos.shooters() - hemmed;
     for sq in hemmed {
-        if lines::reach(sq, blockers, empty).any() {
+        if kernel::reach(sq, blockers, empty).any() {
             movable.add(sq);
         }
     }
@@ -355,7 +355,7 @@ impl DecisionState {
             Stage::Target {
                 moved: Some((origin, destination)),
             } => {
-                actions.squares = lines::reach(
+                actions.squares = kernel::reach(
                     destination,
                     pos.blockers().without(origin),
                     pos.empty().with(origin),
@@ -372,7 +372,7 @@ impl DecisionState {
         let blockers = pos.blockers();
         let mut targets = Bitboard::EMPTY;
         for shooter in pos.shooters() {
-            targets |= lines::reach(shooter, blockers, empty);
+            targets |= kernel::reach(shooter, blockers, empty);
         }
         targets
     }

@@ -81,6 +81,59 @@ impl Bits for Portable {
 #[cfg(target_arch = "x86_64")]
 pub use x86::X86V3;
 
+/// [`lines::reach`] on the chosen kernel ([`crate::cpu::kernel`]), for the
+/// code that is not compiled for one (the position's moves, the search's
+/// decisions): the same squares, a call to the x86-64-v3 kernel where it is
+/// chosen.
+#[inline]
+pub fn reach(from: Square, blockers: Bitboard, empty: Bitboard) -> Bitboard {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(x86_v3) = X86V3::chosen() {
+        // SAFETY: an `X86V3` exists only on a CPU with its features.
+        return unsafe { reach_x86_v3(x86_v3, from, blockers, empty) };
+    }
+    lines::reach(from, blockers, empty)
+}
+
+/// [`reach`] compiled for the features of [`X86V3`].
+///
+/// # Safety
+///
+/// The CPU must have them.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt")]
+unsafe fn reach_x86_v3(
+    x86_v3: X86V3,
+    from: Square,
+    blockers: Bitboard,
+    empty: Bitboard,
+) -> Bitboard {
+    x86_v3.squares(x86_v3.reach(from, blockers, empty))
+}
+
+/// [`Bitboard::nth`] on the chosen kernel, like [`reach`].
+#[inline]
+pub fn nth(set: Bitboard, k: u32) -> Option<Square> {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(x86_v3) = X86V3::chosen() {
+        // SAFETY: an `X86V3` exists only on a CPU with its features.
+        return (k < set.count()).then(|| unsafe { nth_x86_v3(x86_v3, set, k) });
+    }
+    set.nth(k)
+}
+
+/// [`nth`] compiled for the features of [`X86V3`], for a `set` with more
+/// than `k` squares.
+///
+/// # Safety
+///
+/// The CPU must have them.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt")]
+unsafe fn nth_x86_v3(x86_v3: X86V3, set: Bitboard, k: u32) -> Square {
+    x86_v3.nth_square(set, k)
+}
+
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use core::arch::x86_64::{
@@ -446,6 +499,27 @@ mod tests {
             let set = random_set(&mut rng, round % 100);
             for (k, square) in set.iter().enumerate() {
                 assert_eq!(bits.nth_square(set, k as u32), square);
+            }
+        }
+    }
+
+    #[test]
+    fn the_chosen_kernels_reach_and_k_th_square_are_the_line_tables() {
+        // Whichever kernel this CPU chose: the code outside the playout
+        // loops gets the same squares through it.
+        let mut rng = Rng::for_game(18, 0);
+        for round in 0..100 {
+            let blockers = random_set(&mut rng, round % 60);
+            let empty = !blockers - random_set(&mut rng, 10);
+            for from in Bitboard::FULL {
+                assert_eq!(
+                    reach(from, blockers, empty),
+                    lines::reach(from, blockers, empty)
+                );
+            }
+            let set = random_set(&mut rng, round);
+            for k in 0..=set.count() {
+                assert_eq!(nth(set, k), set.nth(k));
             }
         }
     }

@@ -6,7 +6,7 @@ use core::str::FromStr;
 use super::bitboard::Bitboard;
 use super::claims;
 use super::color::Color;
-use super::lines;
+use super::kernel;
 use super::moves::Move;
 use super::rules::{Lines, Rules, SetupRule};
 use super::square::Square;
@@ -480,7 +480,7 @@ impl Position {
     /// ```
     #[inline]
     pub fn reach(&self, square: Square) -> Bitboard {
-        lines::reach(square, self.blockers(), self.empty())
+        kernel::reach(square, self.blockers(), self.empty())
     }
 
     /// Plays `m` if it is legal; otherwise leaves the position unchanged and
