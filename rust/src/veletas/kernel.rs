@@ -6,7 +6,9 @@
 //! A playout spends most of its time on two things: the reach of a square
 //! (its 8 lines, each cut at the first blocker) and the `k`-th square of a
 //! set (the chosen action). Both are written against [`Bits`], so that one
-//! playout loop serves both implementations.
+//! playout loop serves both implementations; [`reach`] and [`nth`] give the
+//! rest of the code (the decisions of the search, the position's moves) the
+//! chosen one.
 
 use super::bitboard::Bitboard;
 use super::lines;
