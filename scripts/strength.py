@@ -165,8 +165,11 @@ def defaults(game: str) -> dict[str, float]:
 def read(path: Path, rows: Iterable[Row]) -> dict[str, dict[int, float]]:
     """A's points of each game of ``rows`` played with today's defaults, by
     row and game index; a line cut short (a run killed while writing) is
-    left out, and so are the games of other defaults."""
+    left out, and so are the games of other defaults and indices beyond the
+    row's games."""
+    rows = tuple(rows)
     today = {row.id: row.played_with for row in rows}
+    games = {row.id: row.games for row in rows}
     kept: dict[str, dict[int, float]] = {}
     if not path.exists():
         return kept
@@ -183,7 +186,7 @@ def read(path: Path, rows: Iterable[Row]) -> dict[str, dict[int, float]]:
         if points not in (0.0, 0.5, 1.0):
             print(f"{path}:{number}: A's points {points!r} are not 0, 0.5 or 1", file=sys.stderr)
             continue
-        if row in today and played_with == today[row]:
+        if row in today and played_with == today[row] and 0 <= index < games[row]:
             kept.setdefault(row, {})[index] = points
     return kept
 

@@ -161,3 +161,16 @@ def test_the_ladder_sums_its_steps_and_their_variances(lab: ModuleType, tmp_path
     )
     assert second[5] == f"{step:+.0f} ({step - both:+.0f} .. {step + both:+.0f}) |"
     assert third[3:] == ["not played yet"] * 2 + ["not played yet |"]
+
+
+def test_a_game_index_beyond_the_row_is_left_out(lab: ModuleType, tmp_path: Path) -> None:
+    row = lab.Row("t", "test", "mcts", "random", {"variant": "small"}, openings=1)
+    today = lab.defaults("veletas")
+    results = tmp_path / "results.jsonl"
+    results.write_text(
+        "".join(
+            json.dumps({"row": "t", "index": index, "a_points": 1.0, "defaults": today}) + "\n"
+            for index in (0, 2, -1, 10**40)
+        )
+    )
+    assert lab.read(results, [row]) == {"t": {0: 1.0}}
