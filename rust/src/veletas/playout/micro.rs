@@ -69,24 +69,14 @@ pub(super) fn play_micro_game_with<B: Bits, const CASCADE: bool>(
     start: Position,
     swapped: bool,
     rng: &mut Rng,
-    mut moves: Option<&mut Vec<MoveRecord>>,
+    moves: Option<&mut Vec<MoveRecord>>,
 ) -> Outcome {
     let mut game = MicroGame::new(&start, swapped);
-    let mut plies = 0;
-    loop {
-        let m = if game.phase == Phase::Play {
-            game.play_turn::<B, CASCADE>(bits, rng)
-        } else {
-            game.play_placement(bits, rng)
-        };
-        let Some(m) = m else {
-            break;
-        };
-        plies += 1;
-        if let Some(moves) = moves.as_deref_mut() {
-            push_record(moves, m);
-        }
-    }
+    // Two loops: without a record, no move is put together at all.
+    let plies = match moves {
+        Some(moves) => game.play_out::<B, CASCADE>(bits, rng, |m| push_record(moves, m)),
+        None => game.play_out::<B, CASCADE>(bits, rng, |_| {}),
+    };
     Outcome {
         winner: game.winner_color(),
         swapped: game.swapped,
@@ -395,19 +385,47 @@ impl MicroGame {
 }
 
 impl MicroGame {
-    /// Plays a setup or pie move with the micro policy (one decision) and
-    /// returns it; `None` without a legal action.
+    /// Plays the game to its end, handing each move to `record`; the plies
+    /// played.
     #[inline(always)]
-    fn play_placement<B: Bits>(&mut self, bits: B, rng: &mut Rng) -> Option<Move> {
+    fn play_out<B: Bits, const CASCADE: bool>(
+        &mut self,
+        bits: B,
+        rng: &mut Rng,
+        mut record: impl FnMut(Move),
+    ) -> u32 {
+        let mut plies = 0;
+        loop {
+            let played = if self.phase == Phase::Play {
+                self.play_turn::<B, CASCADE>(bits, rng, &mut record)
+            } else {
+                self.play_placement(bits, rng, &mut record)
+            };
+            if !played {
+                return plies;
+            }
+            plies += 1;
+        }
+    }
+
+    /// Plays a setup or pie move with the micro policy (one decision) and
+    /// hands it to `record`; false without a legal action.
+    #[inline(always)]
+    fn play_placement<B: Bits>(
+        &mut self,
+        bits: B,
+        rng: &mut Rng,
+        record: &mut impl FnMut(Move),
+    ) -> bool {
         debug_assert!(self.phase != Phase::Play);
         if self.winner_color().is_some() {
-            return None;
+            return false;
         }
         // The squares, then SWAP in the pie.
         let squares = self.placements();
         let n = squares.count() + u32::from(self.phase == Phase::Pie);
         if n == 0 {
-            return None;
+            return false;
         }
         let k = rng.below(u64::from(n)) as u32;
         let action = if k == squares.count() {
@@ -415,22 +433,27 @@ impl MicroGame {
         } else {
             bits.nth_square(squares, k).index() as Action
         };
-        let m = self.completed_move(action);
+        record(self.completed_move(action));
         self.place(action);
-        Some(m)
+        true
     }
 
-    /// Plays a whole play turn with the micro policy and returns its move;
-    /// `None` once the game is over (a winner, or no legal action).
+    /// Plays a whole play turn with the micro policy and hands its move to
+    /// `record`; false once the game is over (a winner, or no legal action).
     ///
     /// The same draws, in the same order, as [`crate::game::random_action`]
     /// at each of the turn's decisions (a test holds them together), without
     /// stepping through [`Step`]s.
     #[inline(always)]
-    fn play_turn<B: Bits, const CASCADE: bool>(&mut self, bits: B, rng: &mut Rng) -> Option<Move> {
+    fn play_turn<B: Bits, const CASCADE: bool>(
+        &mut self,
+        bits: B,
+        rng: &mut Rng,
+        record: &mut impl FnMut(Move),
+    ) -> bool {
         debug_assert!(self.phase == Phase::Play && self.step == Step::Start);
         if self.winner_color().is_some() {
-            return None;
+            return false;
         }
         let movable = if self.all_free {
             self.shooters
@@ -438,34 +461,38 @@ impl MicroGame {
             self.movable()
         };
         if movable.is_empty() {
-            return None;
+            return false;
         }
         // The shooters, then PASS.
         let shooters = movable.count();
         let k = rng.below(u64::from(shooters) + 1) as u32;
-        let m = if k == shooters {
+        let target = if k == shooters {
             let mut targets = Bitboard::EMPTY;
             for shooter in self.shooters {
                 targets |= bits.squares(bits.reach(shooter, self.blockers, self.empty));
             }
             let k = rng.below(u64::from(targets.count())) as u32;
-            Move::Stone(bits.nth_square(targets, k))
+            let target = bits.nth_square(targets, k);
+            record(Move::Stone(target));
+            target
         } else {
             let origin = bits.nth_square(movable, k);
             let destination = draw(bits, bits.reach(origin, self.blockers, self.empty), rng);
             self.move_shooter(origin, destination);
-            Move::Shot {
+            let target = draw(
+                bits,
+                bits.reach(destination, self.blockers, self.empty),
+                rng,
+            );
+            record(Move::Shot {
                 origin,
                 destination,
-                target: draw(
-                    bits,
-                    bits.reach(destination, self.blockers, self.empty),
-                    rng,
-                ),
-            }
+                target,
+            });
+            target
         };
-        self.shoot::<B, CASCADE>(bits, m.target().expect("a play move has a target"));
-        Some(m)
+        self.shoot::<B, CASCADE>(bits, target);
+        true
     }
 }
 
