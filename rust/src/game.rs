@@ -59,6 +59,29 @@ pub trait Game: Clone + Send + Sync {
     fn is_terminal(&self) -> bool {
         self.winner().is_some() || self.legal_actions().is_empty()
     }
+
+    /// Plays at most `limit` decisions from here, each the draw of
+    /// [`random_action`], and returns how many it took (fewer only at the
+    /// end of the game): [`play_random_decisions`], the same actions for the
+    /// same stream, which a game may take faster than one at a time.
+    fn play_random(&mut self, rng: &mut Rng, limit: u32) -> u32 {
+        play_random_decisions(self, rng, limit)
+    }
+}
+
+/// Plays at most `limit` decisions of `state`, one [`random_action`] at a
+/// time, and returns how many it took (fewer only at the end of the game).
+#[inline]
+pub fn play_random_decisions<G: Game>(state: &mut G, rng: &mut Rng, limit: u32) -> u32 {
+    let mut taken = 0;
+    while taken < limit {
+        let Some(action) = random_action(state, rng) else {
+            break;
+        };
+        state.apply(action);
+        taken += 1;
+    }
+    taken
 }
 
 /// The decision of the "micro" policy: a uniform choice among the legal

@@ -43,7 +43,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::evaluate::Evaluate;
-use crate::game::{Action, ActionSet, random_action, winner_at_end};
+use crate::game::{Action, ActionSet, play_random_decisions, winner_at_end};
 use crate::rng::Rng;
 
 /// The default cap on the nodes of one tree: 24 bytes each, so about 200 MB.
@@ -439,20 +439,14 @@ impl<G: Evaluate> Tree<G> {
             } else {
                 u32::MAX
             };
-            let mut steps = 0u32;
-            let mut ended = true;
-            loop {
-                if steps == limit {
-                    ended = false;
-                    break;
-                }
-                let Some(action) = random_action(&state, &mut self.rng) else {
-                    break;
-                };
-                state.apply(action);
-                steps += 1;
-            }
-            if ended {
+            // The baseline keeps the playout of one decision at a time, so
+            // that it stays the reference it was (its games and its speed).
+            let steps = if PROVE {
+                state.play_random(&mut self.rng, limit)
+            } else {
+                play_random_decisions(&mut state, &mut self.rng, limit)
+            };
+            if steps < limit {
                 let winner = winner_at_end(&state);
                 let leaf = *self.path.last().expect("the root is on the path");
                 if PROVE && steps == 0 && leaf != top {

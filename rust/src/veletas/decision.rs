@@ -21,6 +21,7 @@ use super::square::{MAX_SIZE, STRIDE, Square};
 
 pub use crate::game::Action;
 use crate::game::{ActionSet, Game};
+use crate::rng::Rng;
 
 /// How far the current turn has got.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -540,6 +541,11 @@ impl Game for DecisionState {
     fn winner(&self) -> Option<usize> {
         let winner = self.position.winner()?;
         Some(winner.index() ^ usize::from(self.swapped))
+    }
+
+    /// Whole turns at a time, as the micro playouts play them.
+    fn play_random(&mut self, rng: &mut Rng, limit: u32) -> u32 {
+        super::playout::play_random(self, rng, limit)
     }
 }
 

@@ -14,7 +14,8 @@ use super::super::rules::{Rules, SetupRule};
 use super::super::square::{STRIDE, Square};
 use super::Outcome;
 use super::record::{MoveRecord, push_record};
-use crate::game::{ActionSet, Game};
+use crate::game::{ActionSet, Game, play_random_decisions, random_action};
+use crate::player::Turns;
 use crate::rng::Rng;
 
 pub(super) fn play_micro_game(
@@ -152,6 +153,8 @@ pub(super) struct MicroGame {
     phase: Phase,
     turn: Color,
     claims: [u8; 2],
+    /// The shooters each colour has claimed.
+    claimed: [Bitboard; 2],
     claims_to_win: u8,
     /// The colour with enough claims, once there is one.
     winner: Option<Color>,
@@ -182,6 +185,7 @@ impl MicroGame {
                 pos.claims(Color::Black) as u8,
                 pos.claims(Color::White) as u8,
             ],
+            claimed: [pos.claimed(Color::Black), pos.claimed(Color::White)],
             claims_to_win: rules.claims_to_win() as u8,
             winner: None,
             step: Step::Start,
@@ -360,6 +364,7 @@ impl MicroGame {
     fn claim(&mut self, square: Square) {
         let claimant = super::super::claims::claimant(square, self.stones, self.turn);
         self.claims[claimant.index()] += 1;
+        self.claimed[claimant.index()].add(square);
         self.shooters.discard(square);
         self.winner = self.claims_winner();
     }
@@ -397,7 +402,7 @@ impl MicroGame {
         let mut plies = 0;
         loop {
             let played = if self.phase == Phase::Play {
-                self.play_turn::<B, CASCADE>(bits, rng, &mut record)
+                self.play_turn::<B, CASCADE>(bits, rng, &mut record) != 0
             } else {
                 self.play_placement(bits, rng, &mut record)
             };
@@ -439,7 +444,8 @@ impl MicroGame {
     }
 
     /// Plays a whole play turn with the micro policy and hands its move to
-    /// `record`; false once the game is over (a winner, or no legal action).
+    /// `record`; the decisions it took (2 for a shot without a move, 3 with
+    /// one), 0 once the game is over (a winner, or no legal action).
     ///
     /// The same draws, in the same order, as [`crate::game::random_action`]
     /// at each of the turn's decisions (a test holds them together), without
@@ -450,10 +456,10 @@ impl MicroGame {
         bits: B,
         rng: &mut Rng,
         record: &mut impl FnMut(Move),
-    ) -> bool {
+    ) -> u32 {
         debug_assert!(self.phase == Phase::Play && self.step == Step::Start);
         if self.winner_color().is_some() {
-            return false;
+            return 0;
         }
         let movable = if self.all_free {
             self.shooters
@@ -461,12 +467,12 @@ impl MicroGame {
             self.movable()
         };
         if movable.is_empty() {
-            return false;
+            return 0;
         }
         // The shooters, then PASS.
         let shooters = movable.count();
         let k = rng.below(u64::from(shooters) + 1) as u32;
-        let target = if k == shooters {
+        let (target, decisions) = if k == shooters {
             let mut targets = Bitboard::EMPTY;
             for shooter in self.shooters {
                 targets |= bits.squares(bits.reach(shooter, self.blockers, self.empty));
@@ -474,7 +480,7 @@ impl MicroGame {
             let k = rng.below(u64::from(targets.count())) as u32;
             let target = bits.nth_square(targets, k);
             record(Move::Stone(target));
-            target
+            (target, 2)
         } else {
             let origin = bits.nth_square(movable, k);
             let destination = draw(bits, bits.reach(origin, self.blockers, self.empty), rng);
@@ -489,10 +495,110 @@ impl MicroGame {
                 destination,
                 target,
             });
-            target
+            (target, 3)
         };
         self.shoot::<B, CASCADE>(bits, target);
-        true
+        decisions
+    }
+
+    /// Plays whole turns while `limit` decisions leave room for one (three
+    /// in play), to the end of the game at most; the decisions taken.
+    #[inline(always)]
+    fn play_turns<B: Bits, const CASCADE: bool>(
+        &mut self,
+        bits: B,
+        rng: &mut Rng,
+        limit: u32,
+    ) -> u32 {
+        let mut taken = 0;
+        loop {
+            let decisions = if self.phase == Phase::Play {
+                if limit - taken < 3 {
+                    return taken;
+                }
+                self.play_turn::<B, CASCADE>(bits, rng, &mut |_| {})
+            } else {
+                if limit == taken {
+                    return taken;
+                }
+                u32::from(self.play_placement(bits, rng, &mut |_| {}))
+            };
+            if decisions == 0 {
+                return taken;
+            }
+            taken += decisions;
+        }
+    }
+
+    /// The decision state at the start of the turn the game is at.
+    fn decision_state(&self) -> DecisionState {
+        debug_assert!(self.step == Step::Start);
+        let position = Position::from_parts(
+            self.rules,
+            self.stones,
+            self.shooters,
+            self.claimed,
+            self.turn,
+            self.phase,
+        );
+        DecisionState::with_swapped(position, self.swapped)
+    }
+}
+
+/// [`Game::play_random`] for Veletas: the decisions to the start of the
+/// next turn one at a time, then whole turns as the micro playouts play
+/// them (on the chosen kernel, without stepping through the decisions)
+/// while the limit leaves room for one, then the rest one at a time. The
+/// same actions for the same stream as one decision at a time.
+pub(in super::super) fn play_random(state: &mut DecisionState, rng: &mut Rng, limit: u32) -> u32 {
+    let mut taken = 0;
+    while !state.starts_turn() && taken < limit {
+        let Some(action) = random_action(state, rng) else {
+            return taken;
+        };
+        state.apply_unchecked(action);
+        taken += 1;
+    }
+    if limit - taken >= 3 {
+        let mut game = MicroGame::new(state.position(), state.swapped());
+        let turns = game.play_turns_on_kernel(rng, limit - taken);
+        if turns > 0 {
+            *state = game.decision_state();
+            taken += turns;
+        }
+    }
+    taken + play_random_decisions(state, rng, limit - taken)
+}
+
+impl MicroGame {
+    /// [`MicroGame::play_turns`] on the chosen kernel, with the claims of
+    /// the game's rules.
+    fn play_turns_on_kernel(&mut self, rng: &mut Rng, limit: u32) -> u32 {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(x86_v3) = X86V3::chosen() {
+            // SAFETY: an `X86V3` exists only on a CPU with its features.
+            return unsafe { self.play_turns_x86_v3(x86_v3, rng, limit) };
+        }
+        if self.rules.claims_cascade() {
+            self.play_turns::<_, true>(Portable, rng, limit)
+        } else {
+            self.play_turns::<_, false>(Portable, rng, limit)
+        }
+    }
+
+    /// [`MicroGame::play_turns`] compiled for the features of [`X86V3`].
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have them.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt")]
+    unsafe fn play_turns_x86_v3(&mut self, x86_v3: X86V3, rng: &mut Rng, limit: u32) -> u32 {
+        if self.rules.claims_cascade() {
+            self.play_turns::<_, true>(x86_v3, rng, limit)
+        } else {
+            self.play_turns::<_, false>(x86_v3, rng, limit)
+        }
     }
 }
 

@@ -30,6 +30,7 @@ use super::color::Color;
 use super::position::Position;
 use crate::rng::Rng;
 use micro::play_micro_game;
+pub(super) use micro::play_random;
 use uniform::play_uniform_game;
 
 /// How one game ended.

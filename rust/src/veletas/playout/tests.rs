@@ -267,6 +267,42 @@ fn x86_v3_turns_follow_the_decisions() {
     }
 }
 
+#[test]
+fn play_random_takes_the_decisions_of_one_at_a_time() {
+    // From every phase, at each decision of a turn, cut at every count of
+    // decisions a turn can leave over and beyond.
+    for (seed, rules) in all_rules().into_iter().enumerate() {
+        for (index, start) in starts(rules, seed as u64).into_iter().enumerate() {
+            let mut state = DecisionState::new(start);
+            let mut rng = Rng::for_game(seed as u64, index as u64);
+            for into_turn in 0..3 {
+                for limit in [0, 1, 2, 3, 4, 5, 6, 7, 10, 32, u32::MAX] {
+                    let (mut one_at_a_time, mut turns) = (state, state);
+                    let (mut expected_rng, mut rng) = (rng.clone(), rng.clone());
+                    let expected = crate::game::play_random_decisions(
+                        &mut one_at_a_time,
+                        &mut expected_rng,
+                        limit,
+                    );
+                    let taken = Game::play_random(&mut turns, &mut rng, limit);
+                    let context = format!("{} +{into_turn}, limit {limit}", start.fen());
+                    assert_eq!(taken, expected, "{context}");
+                    assert_eq!(turns, one_at_a_time, "{context}");
+                    assert_eq!(
+                        turns.position().zobrist_hash(),
+                        one_at_a_time.position().zobrist_hash()
+                    );
+                    assert_eq!(rng.next_u64(), expected_rng.next_u64(), "{context}");
+                }
+                let Some(action) = crate::game::random_action(&state, &mut rng) else {
+                    break;
+                };
+                state.apply_unchecked(action);
+            }
+        }
+    }
+}
+
 /// The same games for the same seed on every kernel the CPU can run,
 /// chosen as the package chooses one (`cpu::set_kernel`).
 #[test]
