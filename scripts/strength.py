@@ -63,6 +63,10 @@ class Row:
     rung: tuple[str, int] | None = None
     """On the skill ladder: the search and A's playouts a move (B has
     half as many)."""
+    revision: int = 1
+    """The engine the row's games are played on: raised when a change of
+    the search's speed alters what a time budget buys, so that the row is
+    played again (its earlier games stay in the file, not counted)."""
 
     @property
     def games(self) -> int:
@@ -76,9 +80,12 @@ class Row:
     def played_with(self) -> dict[str, float]:
         """The defaults that the row's games depend on: those of ``mcts``
         where it plays, none for ``uct`` (its constant is the game's)."""
+        played_with: dict[str, float] = {}
         if any(spec.split(":")[0] == "mcts" for spec in (self.a, self.b)):
-            return defaults(self.game)
-        return {}
+            played_with = defaults(self.game)
+        if self.revision > 1:
+            played_with["revision"] = self.revision
+        return played_with
 
     def command(self) -> str:
         flags = " ".join(
@@ -93,8 +100,23 @@ class Row:
 
 
 ROWS = (
-    Row("7x7", "Veletas 7x7", "mcts:seconds=0.1", "uct:seconds=0.1", {"variant": "small"}),
-    Row("10x10", "Veletas 10x10", "mcts:seconds=0.1", "uct:seconds=0.1", {"variant": "standard"}),
+    # Revision 2: Veletas's `mcts` plays its playouts a turn at a time.
+    Row(
+        "7x7",
+        "Veletas 7x7",
+        "mcts:seconds=0.1",
+        "uct:seconds=0.1",
+        {"variant": "small"},
+        revision=2,
+    ),
+    Row(
+        "10x10",
+        "Veletas 10x10",
+        "mcts:seconds=0.1",
+        "uct:seconds=0.1",
+        {"variant": "standard"},
+        revision=2,
+    ),
     Row(
         "meridians-5-6",
         "Meridians 5-6",
@@ -116,6 +138,7 @@ ROWS = (
         "mcts:seconds=0.1",
         {"variant": "small"},
         at_once=1,
+        revision=2,
     ),
     Row(
         "threads-meridians-5-6",

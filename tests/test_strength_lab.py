@@ -174,3 +174,18 @@ def test_a_game_index_beyond_the_row_is_left_out(lab: ModuleType, tmp_path: Path
         )
     )
     assert lab.read(results, [row]) == {"t": {0: 1.0}}
+
+
+def test_a_row_of_a_later_revision_counts_only_its_own_games(
+    lab: ModuleType, tmp_path: Path
+) -> None:
+    row = lab.Row("t", "test", "mcts:iterations=20", "random", {"variant": "small"}, openings=1)
+    later = lab.Row(
+        "t", "test", "mcts:iterations=20", "random", {"variant": "small"}, openings=1, revision=2
+    )
+    results = tmp_path / "results.jsonl"
+    today = lab.defaults("veletas")
+    results.write_text(json.dumps({"row": "t", "index": 0, "a_points": 1.0, "defaults": today}))
+    assert lab.read(results, [row]) == {"t": {0: 1.0}}
+    assert lab.read(results, [later]) == {}
+    assert later.played_with == {**today, "revision": 2}
