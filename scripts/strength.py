@@ -64,8 +64,8 @@ class Row:
     """On the skill ladder: the search and A's playouts a move (B has
     half as many)."""
     revision: int = 1
-    """The engine the row's games are played on: raised when a change of
-    the search's speed alters what a time budget buys, so that the row is
+    """What a time budget buys in the row's games: raised when it changes
+    (the search's speed, or the load beside the games), so that the row is
     played again (its earlier games stay in the file, not counted)."""
 
     @property
@@ -100,7 +100,8 @@ class Row:
 
 
 ROWS = (
-    # Revision 2: Veletas's `mcts` plays its playouts a turn at a time.
+    # Revision 2: Veletas's `mcts` plays its playouts a turn at a time, and
+    # nothing runs beside the games.
     Row(
         "7x7",
         "Veletas 7x7",
@@ -147,6 +148,8 @@ ROWS = (
         "mcts:seconds=0.1",
         {"game": "meridians", "size": "5-6", "pie": True},
         at_once=1,
+        # Revision 2: nothing beside the games (a solve took a core before).
+        revision=2,
     ),
 )
 
