@@ -97,6 +97,25 @@ pub fn biggest_adjacent_group(square: Square, stones: Bitboard) -> u32 {
     biggest_group(Bitboard(step(Bitboard::from(square).0)) & stones, stones)
 }
 
+/// [`biggest_adjacent_group`] of each square of `squares` at once, by
+/// square index (0 for an index of no square of `squares`): each group
+/// flooded once, however many of the squares it touches.
+pub fn biggest_adjacent_groups(squares: Bitboard, stones: Bitboard) -> [u8; 128] {
+    let mut biggest = [0; 128];
+    let mut pending = Bitboard(step(squares.0)) & stones;
+    while let Some(seed) = pending.first() {
+        let group = group(seed, stones);
+        #[allow(clippy::cast_possible_truncation)] // at most 100 stones
+        let size = group.count() as u8;
+        for square in Bitboard(step(group.0)) & squares {
+            let entry = &mut biggest[square.index() & 127];
+            *entry = (*entry).max(size);
+        }
+        pending = pending - group;
+    }
+    biggest
+}
+
 /// Who claims the trapped shooter on `square` after `shooter` shot: the owner
 /// of the bigger adjacent group, or with none or equal sizes the opponent of
 /// `shooter`.
@@ -216,6 +235,34 @@ mod tests {
                     claimant(square, [black, white], shooter),
                     expected,
                     "{round}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_biggest_adjacent_groups_are_those_of_each_square() {
+        let mut rng = crate::rng::Rng::for_game(8, 0);
+        let board = Bitboard::board(10);
+        for round in 0..2000u64 {
+            let density = 1 + round % 9;
+            let (mut stones, mut squares) = (Bitboard::EMPTY, Bitboard::EMPTY);
+            for sq in board {
+                match rng.below(10) {
+                    k if k < density => stones.add(sq),
+                    9 => squares.add(sq),
+                    _ => {}
+                }
+            }
+            let biggest = biggest_adjacent_groups(squares, stones);
+            for index in 0..128 {
+                let expected = Square::from_index(index)
+                    .filter(|&sq| squares.contains(sq))
+                    .map_or(0, |sq| biggest_adjacent_group(sq, stones));
+                assert_eq!(
+                    u32::from(biggest[index as usize]),
+                    expected,
+                    "{round} {index}"
                 );
             }
         }

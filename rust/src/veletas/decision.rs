@@ -288,6 +288,31 @@ impl DecisionState {
         }
     }
 
+    /// [`DecisionState::with_swapped`] where the caller knows whether every
+    /// unclaimed shooter is free to move in play (`all_free`, a function of
+    /// the position): the micro playouts, which keep it.
+    #[inline]
+    pub(crate) fn with_all_free(
+        position: Position,
+        swapped: bool,
+        all_free: bool,
+    ) -> DecisionState {
+        debug_assert_eq!(all_free, self::all_free(&position));
+        DecisionState {
+            position,
+            stage: Stage::Start,
+            swapped,
+            all_free,
+        }
+    }
+
+    /// Whether the position is in play with every unclaimed shooter free to
+    /// move.
+    #[inline]
+    pub(crate) const fn all_free(&self) -> bool {
+        self.all_free
+    }
+
     /// Whether the pie swap was played.
     #[inline]
     pub const fn swapped(&self) -> bool {

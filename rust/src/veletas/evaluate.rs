@@ -3,7 +3,7 @@
 //! on course to claim it (the bigger adjacent group) and how close it is to
 //! being trapped (the fewer squares it reaches, the closer).
 
-use super::claims::biggest_adjacent_group;
+use super::claims::biggest_adjacent_groups;
 use super::color::Color;
 use super::decision::DecisionState;
 use super::weights;
@@ -45,9 +45,11 @@ impl Evaluate for DecisionState {
         // by how near each is to being trapped, and those one shot traps
         // (into the last square they reach).
         let (mut leaning, mut near, mut ready) = ([0.0_f32; 2], [0.0_f32; 2], [0.0_f32; 2]);
-        for square in position.shooters() {
-            let mine = biggest_adjacent_group(square, stones[me.index()]);
-            let theirs = biggest_adjacent_group(square, stones[them.index()]);
+        let free = position.shooters();
+        let mine = biggest_adjacent_groups(free, stones[me.index()]);
+        let theirs = biggest_adjacent_groups(free, stones[them.index()]);
+        for square in free {
+            let (mine, theirs) = (mine[square.index() & 127], theirs[square.index() & 127]);
             let side = match mine.cmp(&theirs) {
                 core::cmp::Ordering::Greater => 0,
                 core::cmp::Ordering::Less => 1,

@@ -171,6 +171,20 @@ pub(super) struct MicroGame {
 
 impl MicroGame {
     pub(super) fn new(pos: &Position, swapped: bool) -> MicroGame {
+        let mut game = MicroGame::with_all_free(pos, swapped, false);
+        game.all_free = game.phase == Phase::Play && game.movable() == game.shooters;
+        game
+    }
+
+    /// The game of `state`, at the start of a turn.
+    fn of_state(state: &DecisionState) -> MicroGame {
+        debug_assert!(state.starts_turn());
+        MicroGame::with_all_free(state.position(), state.swapped(), state.all_free())
+    }
+
+    /// The game of `pos`, where `all_free` says whether every unclaimed
+    /// shooter is free to move in play.
+    fn with_all_free(pos: &Position, swapped: bool, all_free: bool) -> MicroGame {
         let rules = pos.rules();
         let mut game = MicroGame {
             stones: [pos.stones(Color::Black), pos.stones(Color::White)],
@@ -193,9 +207,8 @@ impl MicroGame {
             origin: Square::A1,
             destination: Square::A1,
             swapped,
-            all_free: false,
+            all_free,
         };
-        game.all_free = game.phase == Phase::Play && game.movable() == game.shooters;
         game.winner = game.claims_winner();
         game
     }
@@ -541,7 +554,11 @@ impl MicroGame {
             self.turn,
             self.phase,
         );
-        DecisionState::with_swapped(position, self.swapped)
+        DecisionState::with_all_free(
+            position,
+            self.swapped,
+            self.phase == Phase::Play && self.all_free,
+        )
     }
 }
 
@@ -560,7 +577,7 @@ pub(in super::super) fn play_random(state: &mut DecisionState, rng: &mut Rng, li
         taken += 1;
     }
     if limit - taken >= 3 {
-        let mut game = MicroGame::new(state.position(), state.swapped());
+        let mut game = MicroGame::of_state(state);
         let turns = game.play_turns_on_kernel(rng, limit - taken);
         if turns > 0 {
             *state = game.decision_state();
