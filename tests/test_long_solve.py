@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -110,6 +111,46 @@ def test_moves_left_out_at_the_root(tmp_path: Path) -> None:
             leaf_nodes=1,
             skip={str(m) for m in veletas.Board("1o5/sx5/xx5/7/3s3/7/1o3oX b play 3").legal_moves},
         ).run()
+
+
+def _images_by_definition(fen: str) -> list[str]:
+    """The images of ``fen`` square by square: the turns, then the same
+    after a mirror, each board field written out again."""
+    board, _, rest = fen.partition(" ")
+    grid: list[list[str]] = []
+    for rank in board.split("/"):
+        row: list[str] = []
+        for char in re.findall(r"\d+|\D", rank):
+            row.extend("." * int(char) if char.isdigit() else char)
+        grid.append(row)
+    size = len(grid)
+    found = []
+    for mirrored in (False, True):
+        turned = [
+            [grid[r][size - 1 - c] if mirrored else grid[r][c] for c in range(size)]
+            for r in range(size)
+        ]
+        for _ in range(4):
+            field = "/".join(
+                "".join(
+                    str(len(part)) if part[0] == "." else part
+                    for part in re.findall(r"\.+|[^.]", "".join(row))
+                )
+                for row in turned
+            )
+            found.append(f"{field} {rest}")
+            turned = [[turned[size - 1 - c][r] for c in range(size)] for r in range(size)]
+    return found
+
+
+def test_the_images_are_those_of_each_square() -> None:
+    rng = random.Random(3)
+    for rules in ({"size": 5, "shooters": 3}, {"size": 7, "shooters": 3}, {}):
+        for _ in range(10):
+            board = veletas.Board(**rules)
+            while not board.is_game_over():
+                assert images(board.fen()) == _images_by_definition(board.fen()), board.fen()
+                board.push(rng.choice(list(board.legal_moves)))
 
 
 def test_the_keys_fold_the_symmetries(tmp_path: Path) -> None:

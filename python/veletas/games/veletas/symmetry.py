@@ -10,60 +10,62 @@ True
 
 from __future__ import annotations
 
+import functools
+import operator
+import re
+from collections.abc import Callable
 from typing import Any
 
 __all__ = ["canonical_fen", "images", "openings"]
 
 
-def _squares(board: str) -> list[list[str]]:
-    ranks = []
-    for rank in board.split("/"):
-        squares: list[str] = []
-        run = ""
-        for char in rank:
-            if char.isdigit():
-                run += char
-                continue
-            if run:
-                squares.extend("." * int(run))
-                run = ""
-            squares.append(char)
-        if run:
-            squares.extend("." * int(run))
-        ranks.append(squares)
-    return ranks
+_RUN = re.compile(r"\d+")
 
 
-def _board_field(ranks: list[list[str]]) -> str:
-    out = []
-    for rank in ranks:
-        text, run = "", 0
-        for square in rank:
-            if square == ".":
-                run += 1
-                continue
-            if run:
-                text += str(run)
-                run = 0
-            text += square
-        if run:
-            text += str(run)
-        out.append(text)
-    return "/".join(out)
+def _rows(board: str) -> list[str]:
+    """The ranks of a board field, each a string of one character a square,
+    ``.`` for an empty one."""
+    return _RUN.sub(lambda run: "." * int(run[0]), board).split("/")
+
+
+def _runs_counted(field: str, size: int) -> str:
+    """``field``, a board field of ``size`` ranks written out one character
+    a square, with each run of empty squares as its length: the longest
+    runs replaced first, so that every run is replaced whole (runs end at
+    the ranks' ``/``)."""
+    for run in range(size, 0, -1):
+        field = field.replace("." * run, str(run))
+    return field
+
+
+@functools.cache
+def _symmetries(size: int) -> tuple[Callable[[str], tuple[str, ...]], ...]:
+    """The eight symmetries of a board of ``size`` ranks, the identity
+    first, each as the characters it reads from the squares of a board
+    field written out one character a square, rank by rank, followed by a
+    ``/``: the image's ranks with a ``/`` between them."""
+    grid = [list(range(rank * size, (rank + 1) * size)) for rank in range(size)]
+    slash = size * size
+    found = []
+    for turned in (grid, [row[::-1] for row in grid]):
+        for _ in range(4):
+            read = [square for row in turned for square in [*row, slash]][:-1]
+            found.append(operator.itemgetter(*read))
+            turned = [list(column) for column in zip(*turned[::-1], strict=True)]
+    return tuple(found)
 
 
 def images(fen: str) -> list[str]:
     """The position string ``fen`` under each of the eight symmetries, the
     identity first: the board field turned and mirrored, the rest kept."""
     board, _, rest = fen.partition(" ")
-    ranks = _squares(board)
-    found = []
-    for mirror in (False, True):
-        grid = [row[::-1] for row in ranks] if mirror else ranks
-        for _ in range(4):
-            found.append(f"{_board_field(grid)} {rest}")
-            grid = [list(row) for row in zip(*grid[::-1], strict=True)]
-    return found
+    rows = _rows(board)
+    size = len(rows)
+    squares = "".join(rows) + "/"
+    return [
+        f"{_runs_counted(''.join(symmetry(squares)), size)} {rest}"
+        for symmetry in _symmetries(size)
+    ]
 
 
 def canonical_fen(fen: str) -> str:
