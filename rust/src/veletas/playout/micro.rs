@@ -1,5 +1,7 @@
 //! The "micro" policy, turn by turn: each decision of the action encoding
-//! drawn uniformly, on the bit kernels of [`super::super::kernel`].
+//! drawn uniformly, on the bit kernels of [`super::super::kernel`]; the
+//! batch playouts' games, and whole turns of the search's playouts
+//! ([`play_random`]).
 
 use super::super::bitboard::Bitboard;
 use super::super::color::Color;

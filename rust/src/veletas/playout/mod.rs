@@ -8,7 +8,8 @@
 //!
 //! - `policy`: the names of the two policies;
 //! - `record`: moves as the rows of a game record;
-//! - `micro`: the "micro" policy, turn by turn on the bit kernels;
+//! - `micro`: the "micro" policy, turn by turn on the bit kernels (also
+//!   the search's playouts, `Game::play_random`);
 //! - `uniform`: the "uniform" policy, exact over whole moves;
 //! - `columns`: batches of games as columns;
 //! - here: one game with either policy, and how it ended.
