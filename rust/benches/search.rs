@@ -7,7 +7,8 @@
 //! `--game veletas|meridians` (default both), `--moves M` (default 16),
 //! `--iterations N` (default 4000 a move), `--algorithm mcts|uct` (default
 //! mcts, with the MCTS solver), `--kernel NAME` (a kernel of the bit work,
-//! `portable` or `x86-64-v3`; default the CPU's). Run without `--bench` (as by
+//! `portable` or `x86-64-v3`; default the CPU's), `--threads T` (default 1:
+//! one tree a thread, each with the iterations a move). Run without `--bench` (as by
 //! `cargo test --benches`), it plays 4 moves of 200 iterations: for
 //! profilers, with the same arguments before and after a change.
 
@@ -23,6 +24,7 @@ fn main() {
     let mut iterations = None;
     let mut timing = false;
     let mut algorithm = Algorithm::Solver;
+    let mut threads = 1;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -34,6 +36,7 @@ fn main() {
                 let name: String = value(&mut args, "--algorithm mcts|uct");
                 algorithm = Algorithm::from_name(&name).expect("--algorithm mcts|uct");
             }
+            "--threads" => threads = value(&mut args, "--threads T"),
             "--kernel" => {
                 let name: String = value(&mut args, "--kernel NAME");
                 let chosen = _veletas::cpu::Kernel::parse(&name)
@@ -54,8 +57,8 @@ fn main() {
     for game in &games {
         let clock = Instant::now();
         let (line, total) = match game.as_str() {
-            "veletas" => play_veletas(moves, iterations, algorithm),
-            "meridians" => play_meridians(moves, iterations, algorithm),
+            "veletas" => play_veletas(moves, iterations, algorithm, threads),
+            "meridians" => play_meridians(moves, iterations, algorithm, threads),
             other => panic!("no game {other}"),
         };
         #[allow(clippy::cast_precision_loss)] // far below 2**52
@@ -64,21 +67,27 @@ fn main() {
     }
 }
 
-/// A search config of one thread with a fixed seed.
-fn config<G: _veletas::evaluate::Evaluate>(algorithm: Algorithm) -> Config {
+/// A search config of `threads` threads with a fixed seed.
+fn config<G: _veletas::evaluate::Evaluate>(algorithm: Algorithm, threads: usize) -> Config {
     Config {
         seed: 7,
         algorithm,
+        threads,
         ..Config::for_game::<G>()
     }
 }
 
 /// Plays `moves` moves of standard Veletas, both seats searched by one
 /// player; returns the moves and the iterations run.
-fn play_veletas(moves: usize, iterations: u64, algorithm: Algorithm) -> (String, u64) {
+fn play_veletas(
+    moves: usize,
+    iterations: u64,
+    algorithm: Algorithm,
+    threads: usize,
+) -> (String, u64) {
     use veletas::bots::MctsPlayer;
     use veletas::{DecisionState, Position, Rules, Variant};
-    let mut player = MctsPlayer::new(config::<DecisionState>(algorithm));
+    let mut player = MctsPlayer::new(config::<DecisionState>(algorithm, threads));
     let mut position = Position::new(Rules::variant(Variant::Standard));
     let (mut line, mut total) = (Vec::new(), 0);
     for _ in 0..moves {
@@ -96,10 +105,15 @@ fn play_veletas(moves: usize, iterations: u64, algorithm: Algorithm) -> (String,
 
 /// Plays `moves` moves of Meridians 6-7 with the pie rule, both seats
 /// searched by one player; returns the moves and the iterations run.
-fn play_meridians(moves: usize, iterations: u64, algorithm: Algorithm) -> (String, u64) {
+fn play_meridians(
+    moves: usize,
+    iterations: u64,
+    algorithm: Algorithm,
+    threads: usize,
+) -> (String, u64) {
     use meridians::bots::MctsPlayer;
     use meridians::{DecisionState, Position, Size};
-    let mut player = MctsPlayer::new(config::<DecisionState>(algorithm));
+    let mut player = MctsPlayer::new(config::<DecisionState>(algorithm, threads));
     let mut state = DecisionState::new(Position::new(Size::S6_7).with_pie(true));
     let (mut line, mut total) = (Vec::new(), 0);
     for _ in 0..moves {
