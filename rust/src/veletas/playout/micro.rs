@@ -84,7 +84,7 @@ pub(super) fn play_micro_game_with<B: Bits, const CASCADE: bool>(
         winner: game.winner_color(),
         swapped: game.swapped,
         plies,
-        claims: [u32::from(game.claims[0]), u32::from(game.claims[1])],
+        claims: [game.claimed[0].count(), game.claimed[1].count()],
     }
 }
 
@@ -154,10 +154,9 @@ pub(super) struct MicroGame {
     rules: Rules,
     phase: Phase,
     turn: Color,
-    claims: [u8; 2],
     /// The shooters each colour has claimed.
     claimed: [Bitboard; 2],
-    claims_to_win: u8,
+    claims_to_win: u32,
     /// The colour with enough claims, once there is one.
     winner: Option<Color>,
     step: Step,
@@ -197,12 +196,8 @@ impl MicroGame {
             rules,
             phase: pos.phase(),
             turn: pos.turn(),
-            claims: [
-                pos.claims(Color::Black) as u8,
-                pos.claims(Color::White) as u8,
-            ],
             claimed: [pos.claimed(Color::Black), pos.claimed(Color::White)],
-            claims_to_win: rules.claims_to_win() as u8,
+            claims_to_win: rules.claims_to_win(),
             winner: None,
             step: Step::Start,
             moved: false,
@@ -222,9 +217,9 @@ impl MicroGame {
 
     /// The colour with enough claims (Black first, as [`Position::winner`]).
     fn claims_winner(&self) -> Option<Color> {
-        if self.claims[0] >= self.claims_to_win {
+        if self.claimed[0].count() >= self.claims_to_win {
             Some(Color::Black)
-        } else if self.claims[1] >= self.claims_to_win {
+        } else if self.claimed[1].count() >= self.claims_to_win {
             Some(Color::White)
         } else {
             None
@@ -378,7 +373,6 @@ impl MicroGame {
     #[inline(always)]
     fn claim(&mut self, square: Square) {
         let claimant = super::super::claims::claimant(square, self.stones, self.turn);
-        self.claims[claimant.index()] += 1;
         self.claimed[claimant.index()].add(square);
         self.shooters.discard(square);
         self.winner = self.claims_winner();
