@@ -49,16 +49,20 @@ fn main() {
             _ => {}
         }
     }
-    let moves = moves.unwrap_or(if timing { 16 } else { 4 });
-    let iterations = iterations.unwrap_or(if timing { 4000 } else { 200 });
+    let run = Run {
+        moves: moves.unwrap_or(if timing { 16 } else { 4 }),
+        iterations: iterations.unwrap_or(if timing { 4000 } else { 200 }),
+        algorithm,
+        threads,
+    };
     if games.is_empty() {
         games = vec!["veletas".to_owned(), "meridians".to_owned()];
     }
     for game in &games {
         let clock = Instant::now();
         let (line, total) = match game.as_str() {
-            "veletas" => play_veletas(moves, iterations, algorithm, threads),
-            "meridians" => play_meridians(moves, iterations, algorithm, threads),
+            "veletas" => play_veletas(run),
+            "meridians" => play_meridians(run),
             other => panic!("no game {other}"),
         };
         #[allow(clippy::cast_precision_loss)] // far below 2**52
@@ -67,33 +71,41 @@ fn main() {
     }
 }
 
-/// A search config of `threads` threads with a fixed seed.
-fn config<G: _veletas::evaluate::Evaluate>(algorithm: Algorithm, threads: usize) -> Config {
-    Config {
-        seed: 7,
-        algorithm,
-        threads,
-        ..Config::for_game::<G>()
-    }
-}
-
-/// Plays `moves` moves of standard Veletas, both seats searched by one
-/// player; returns the moves and the iterations run.
-fn play_veletas(
+/// What each game's run plays: its moves, the iterations a move, and the
+/// search.
+#[derive(Clone, Copy)]
+struct Run {
     moves: usize,
     iterations: u64,
     algorithm: Algorithm,
     threads: usize,
-) -> (String, u64) {
+}
+
+impl Run {
+    /// The search config of game `G`, with a fixed seed.
+    fn config<G: _veletas::evaluate::Evaluate>(self) -> Config {
+        Config {
+            seed: 7,
+            algorithm: self.algorithm,
+            threads: self.threads,
+            ..Config::for_game::<G>()
+        }
+    }
+}
+
+/// Plays the run's moves of standard Veletas, both seats searched by one
+/// player; returns the moves and the iterations run.
+fn play_veletas(run: Run) -> (String, u64) {
     use veletas::bots::MctsPlayer;
     use veletas::{DecisionState, Position, Rules, Variant};
-    let mut player = MctsPlayer::new(config::<DecisionState>(algorithm, threads));
+    let mut player = MctsPlayer::new(run.config::<DecisionState>());
     let mut position = Position::new(Rules::variant(Variant::Standard));
     let (mut line, mut total) = (Vec::new(), 0);
-    for _ in 0..moves {
-        let Some(turn) =
-            player.choose(DecisionState::new(position), Budget::iterations(iterations))
-        else {
+    for _ in 0..run.moves {
+        let Some(turn) = player.choose(
+            DecisionState::new(position),
+            Budget::iterations(run.iterations),
+        ) else {
             break;
         };
         total += turn.iterations();
@@ -103,21 +115,16 @@ fn play_veletas(
     (line.join(" "), total)
 }
 
-/// Plays `moves` moves of Meridians 6-7 with the pie rule, both seats
+/// Plays the run's moves of Meridians 6-7 with the pie rule, both seats
 /// searched by one player; returns the moves and the iterations run.
-fn play_meridians(
-    moves: usize,
-    iterations: u64,
-    algorithm: Algorithm,
-    threads: usize,
-) -> (String, u64) {
+fn play_meridians(run: Run) -> (String, u64) {
     use meridians::bots::MctsPlayer;
     use meridians::{DecisionState, Position, Size};
-    let mut player = MctsPlayer::new(config::<DecisionState>(algorithm, threads));
+    let mut player = MctsPlayer::new(run.config::<DecisionState>());
     let mut state = DecisionState::new(Position::new(Size::S6_7).with_pie(true));
     let (mut line, mut total) = (Vec::new(), 0);
-    for _ in 0..moves {
-        let Some(info) = player.choose(state, Budget::iterations(iterations)) else {
+    for _ in 0..run.moves {
+        let Some(info) = player.choose(state, Budget::iterations(run.iterations)) else {
             break;
         };
         total += info.iterations();
