@@ -80,12 +80,7 @@ pub(super) fn play_micro_game_with<B: Bits, const CASCADE: bool>(
         Some(moves) => game.play_out::<B, CASCADE>(bits, rng, |m| push_record(moves, m)),
         None => game.play_out::<B, CASCADE>(bits, rng, |_| {}),
     };
-    Outcome {
-        winner: game.winner_color(),
-        swapped: game.swapped,
-        plies,
-        claims: [game.claimed[0].count(), game.claimed[1].count()],
-    }
+    game.outcome(plies)
 }
 
 /// The choices of a decision of [`MicroGame`], numbered by bitboard index
@@ -171,6 +166,7 @@ pub(super) struct MicroGame {
 }
 
 impl MicroGame {
+    /// The game of `pos`, whose pie swap was played if `swapped`.
     pub(super) fn new(pos: &Position, swapped: bool) -> MicroGame {
         let mut game = MicroGame::with_all_free(pos, swapped, false);
         game.all_free = game.phase == Phase::Play && game.movable() == game.shooters;
@@ -398,7 +394,76 @@ impl MicroGame {
     }
 }
 
+/// What the uniform sampler reads of the game it draws a move of.
+impl super::uniform::Drawn for MicroGame {
+    #[inline(always)]
+    fn is_won(&self) -> bool {
+        self.winner.is_some()
+    }
+
+    #[inline(always)]
+    fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    #[inline(always)]
+    fn placements(&self) -> Bitboard {
+        MicroGame::placements(self)
+    }
+
+    #[inline(always)]
+    fn next_placement(&self, square: Square) -> Move {
+        self.completed_move(square.index() as Action)
+    }
+
+    #[inline(always)]
+    fn shooters(&self) -> Bitboard {
+        self.shooters
+    }
+
+    #[inline(always)]
+    fn blockers(&self) -> Bitboard {
+        self.blockers
+    }
+
+    #[inline(always)]
+    fn empty(&self) -> Bitboard {
+        self.empty
+    }
+}
+
 impl MicroGame {
+    /// Plays the legal move `m` (a whole turn, or a setup move).
+    #[inline(always)]
+    pub(super) fn play_move<B: Bits, const CASCADE: bool>(&mut self, bits: B, m: Move) {
+        match m {
+            Move::Swap => self.place(OTHER),
+            Move::Shooter(square) => self.place(square.index() as Action),
+            Move::Stone(square) if self.phase != Phase::Play => {
+                self.place(square.index() as Action);
+            }
+            Move::Stone(target) => self.shoot::<B, CASCADE>(bits, target),
+            Move::Shot {
+                origin,
+                destination,
+                target,
+            } => {
+                self.move_shooter(origin, destination);
+                self.shoot::<B, CASCADE>(bits, target);
+            }
+        }
+    }
+
+    /// How the game has ended, or stands, after `plies` moves.
+    pub(super) fn outcome(&self, plies: u32) -> Outcome {
+        Outcome {
+            winner: self.winner_color(),
+            swapped: self.swapped,
+            plies,
+            claims: [self.claimed[0].count(), self.claimed[1].count()],
+        }
+    }
+
     /// Plays the game to its end, handing each move to `record`; the plies
     /// played.
     #[inline(always)]

@@ -49,6 +49,7 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    #[cfg(test)]
     pub(super) fn of(pos: &Position, swapped: bool, plies: u32) -> Outcome {
         Outcome {
             winner: pos.winner(),

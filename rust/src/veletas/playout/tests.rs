@@ -267,6 +267,56 @@ fn x86_v3_turns_follow_the_decisions() {
     }
 }
 
+/// A uniform game by its definition: [`uniform_move`] on a [`Position`],
+/// move by move.
+fn uniform_game_by_positions(start: Position, rng: &mut Rng) -> (Outcome, Vec<MoveRecord>) {
+    let (mut pos, mut swapped) = (start, false);
+    let mut moves = Vec::new();
+    while let Some(m) = uniform_move(&pos, rng) {
+        moves.push(record(m));
+        swapped |= m == Move::Swap;
+        pos.play_unchecked(m);
+    }
+    (Outcome::of(&pos, swapped, moves.len() as u32), moves)
+}
+
+/// The uniform games with `bits`, on the micro playouts' game, against the
+/// definition, with and without records.
+fn check_uniform_games_follow_positions<B: Bits>(bits: B) {
+    for (seed, rules) in all_rules().into_iter().enumerate() {
+        for start in starts(rules, seed as u64) {
+            for game in 0..6 {
+                let rng = Rng::for_game(seed as u64, game);
+                let expected = uniform_game_by_positions(start, &mut rng.clone());
+                let mut moves = Vec::new();
+                let play = |rng: &mut Rng, moves: Option<&mut Vec<MoveRecord>>| {
+                    if rules.claims_cascade() {
+                        uniform::play_uniform_game_with::<B, true>(bits, start, false, rng, moves)
+                    } else {
+                        uniform::play_uniform_game_with::<B, false>(bits, start, false, rng, moves)
+                    }
+                };
+                let outcome = play(&mut rng.clone(), Some(&mut moves));
+                assert_eq!((outcome, moves), expected, "{}", start.fen());
+                assert_eq!(play(&mut rng.clone(), None), expected.0);
+            }
+        }
+    }
+}
+
+#[test]
+fn portable_uniform_games_follow_the_positions() {
+    check_uniform_games_follow_positions(Portable);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn x86_v3_uniform_games_follow_the_positions() {
+    if let Some(x86_v3) = X86V3::supported() {
+        check_uniform_games_follow_positions(x86_v3);
+    }
+}
+
 #[test]
 fn play_random_takes_the_decisions_of_one_at_a_time() {
     // From every phase, at each decision of a turn, cut at every count of

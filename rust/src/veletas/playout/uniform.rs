@@ -9,6 +9,7 @@ use super::super::moves::Move;
 use super::super::position::{Phase, Position};
 use super::super::square::{MAX_SIZE, Square};
 use super::Outcome;
+use super::micro::MicroGame;
 use super::record::{MoveRecord, record};
 use crate::rng::Rng;
 
@@ -18,12 +19,23 @@ pub(super) fn play_uniform_game(
     rng: &mut Rng,
     moves: Option<&mut Vec<MoveRecord>>,
 ) -> Outcome {
+    let cascade = pos.rules().claims_cascade();
     #[cfg(target_arch = "x86_64")]
     if let Some(x86_v3) = X86V3::chosen() {
         // SAFETY: an `X86V3` exists only on a CPU with its features.
-        return unsafe { play_uniform_game_x86_v3(x86_v3, pos, swapped, rng, moves) };
+        return unsafe {
+            if cascade {
+                play_uniform_game_x86_v3::<true>(x86_v3, pos, swapped, rng, moves)
+            } else {
+                play_uniform_game_x86_v3::<false>(x86_v3, pos, swapped, rng, moves)
+            }
+        };
     }
-    play_uniform_game_with(Portable, pos, swapped, rng, moves)
+    if cascade {
+        play_uniform_game_with::<_, true>(Portable, pos, swapped, rng, moves)
+    } else {
+        play_uniform_game_with::<_, false>(Portable, pos, swapped, rng, moves)
+    }
 }
 
 /// [`play_uniform_game_with`] compiled for the features of [`X86V3`], so
@@ -34,36 +46,94 @@ pub(super) fn play_uniform_game(
 /// The CPU must have these features.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt")]
-unsafe fn play_uniform_game_x86_v3(
+unsafe fn play_uniform_game_x86_v3<const CASCADE: bool>(
     x86_v3: X86V3,
     pos: Position,
     swapped: bool,
     rng: &mut Rng,
     moves: Option<&mut Vec<MoveRecord>>,
 ) -> Outcome {
-    play_uniform_game_with(x86_v3, pos, swapped, rng, moves)
+    play_uniform_game_with::<_, CASCADE>(x86_v3, pos, swapped, rng, moves)
 }
 
-/// One uniform game from `pos`, the sampler's reaches on `bits`.
+/// One uniform game from `pos`, the sampler's reaches on `bits`; the moves
+/// are played on the micro playouts' game, which keeps only what a game
+/// needs (`CASCADE`: [`super::super::Rules::claims_cascade`]).
 #[inline(always)]
-fn play_uniform_game_with<B: Bits>(
+pub(super) fn play_uniform_game_with<B: Bits, const CASCADE: bool>(
     bits: B,
-    mut pos: Position,
-    mut swapped: bool,
+    pos: Position,
+    swapped: bool,
     rng: &mut Rng,
     mut moves: Option<&mut Vec<MoveRecord>>,
 ) -> Outcome {
     let mut sampler = UniformSampler::new(pos.rules().size());
+    let mut game = MicroGame::new(&pos, swapped);
     let mut plies = 0;
-    while let Some(m) = sampler.draw_with(bits, &pos, rng) {
-        pos.play_unhashed(m);
-        swapped |= m == Move::Swap;
+    while let Some(m) = sampler.draw_with(bits, &game, rng) {
+        game.play_move::<B, CASCADE>(bits, m);
         plies += 1;
         if let Some(moves) = moves.as_deref_mut() {
             moves.push(record(m));
         }
     }
-    Outcome::of(&pos, swapped, plies)
+    game.outcome(plies)
+}
+
+/// What the sampler reads of the game it draws a move of: a [`Position`],
+/// or the micro playouts' game along a uniform game.
+pub(super) trait Drawn {
+    /// Whether a colour has won.
+    fn is_won(&self) -> bool;
+    /// The phase.
+    fn phase(&self) -> Phase;
+    /// The squares open to the next setup placement.
+    fn placements(&self) -> Bitboard;
+    /// The setup move that places the next piece on `square`.
+    fn next_placement(&self, square: Square) -> Move;
+    /// The unclaimed shooters.
+    fn shooters(&self) -> Bitboard;
+    /// What ends lines.
+    fn blockers(&self) -> Bitboard;
+    /// The empty squares.
+    fn empty(&self) -> Bitboard;
+}
+
+impl Drawn for Position {
+    #[inline(always)]
+    fn is_won(&self) -> bool {
+        self.winner().is_some()
+    }
+
+    #[inline(always)]
+    fn phase(&self) -> Phase {
+        Position::phase(self)
+    }
+
+    #[inline(always)]
+    fn placements(&self) -> Bitboard {
+        Position::placements(self)
+    }
+
+    #[inline(always)]
+    fn next_placement(&self, square: Square) -> Move {
+        Position::next_placement(self, square)
+    }
+
+    #[inline(always)]
+    fn shooters(&self) -> Bitboard {
+        Position::shooters(self)
+    }
+
+    #[inline(always)]
+    fn blockers(&self) -> Bitboard {
+        Position::blockers(self)
+    }
+
+    #[inline(always)]
+    fn empty(&self) -> Bitboard {
+        Position::empty(self)
+    }
 }
 
 /// A move drawn exactly uniformly from the legal moves of `pos`; `None` when
@@ -136,8 +206,8 @@ impl UniformSampler {
     /// [`UniformSampler::draw`] with the bit work of `bits` (the same move
     /// on every kernel).
     #[inline(always)]
-    fn draw_with<B: Bits>(&mut self, bits: B, pos: &Position, rng: &mut Rng) -> Option<Move> {
-        if pos.winner().is_some() {
+    fn draw_with<B: Bits>(&mut self, bits: B, pos: &impl Drawn, rng: &mut Rng) -> Option<Move> {
+        if pos.is_won() {
             return None;
         }
         let placements = pos.placements();
@@ -155,7 +225,7 @@ impl UniformSampler {
     }
 
     #[inline(always)]
-    fn draw_play<B: Bits>(&mut self, bits: B, pos: &Position, rng: &mut Rng) -> Option<Move> {
+    fn draw_play<B: Bits>(&mut self, bits: B, pos: &impl Drawn, rng: &mut Rng) -> Option<Move> {
         let blockers = pos.blockers();
         let empty = pos.empty();
         let mut targets = Bitboard::EMPTY;
