@@ -87,11 +87,16 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hostile]:
         with hostile.probe:
             yield hostile
         hostile.check_log()
-        # Memory back within 20% of the start, once the hostile connections are gone.
+        # Memory back near the start once the hostile connections are gone:
+        # within 20% of it or 24 MiB, whichever is more. The allocator keeps
+        # some of the memory that concurrent requests touched (12% more than
+        # the start on a quiet machine, 26% with a build running beside);
+        # a leak of the thousands of hostile requests grows past that.
+        bound = hostile.start_memory + max(0.2 * hostile.start_memory, 24 * 2**20)
         wait_until(
-            lambda: server.memory() <= 1.2 * hostile.start_memory,
-            f"the memory to come back from {server.memory():,} to within 20% of "
-            f"{hostile.start_memory:,} bytes",
+            lambda: server.memory() <= bound,
+            f"the memory to come back from {server.memory():,} to within "
+            f"{bound - hostile.start_memory:,.0f} bytes of {hostile.start_memory:,}",
             timeout=20,
         )
         limit = stall_limit()
