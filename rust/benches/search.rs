@@ -18,6 +18,9 @@ use std::time::Instant;
 use _veletas::mcts::{Algorithm, Budget, Config};
 use _veletas::{meridians, veletas};
 
+/// The most threads a run may ask for.
+const MAX_THREADS: usize = 256;
+
 fn main() {
     let mut games = Vec::new();
     let mut moves = None;
@@ -36,7 +39,14 @@ fn main() {
                 let name: String = value(&mut args, "--algorithm mcts|uct");
                 algorithm = Algorithm::from_name(&name).expect("--algorithm mcts|uct");
             }
-            "--threads" => threads = value(&mut args, "--threads T"),
+            "--threads" => {
+                threads = value(&mut args, "--threads T");
+                // One tree a thread: a bound before any is made.
+                if !(1..=MAX_THREADS).contains(&threads) {
+                    eprintln!("--threads must be 1 to {MAX_THREADS}, not {threads}");
+                    std::process::exit(2);
+                }
+            }
             "--kernel" => {
                 let name: String = value(&mut args, "--kernel NAME");
                 let chosen = _veletas::cpu::Kernel::parse(&name)
