@@ -37,6 +37,11 @@ pub trait Bits: Copy {
     /// `reach` as a set of squares.
     fn squares(self, reach: Self::Reach) -> Bitboard;
 
+    /// The squares along the 8 lines of `from`, each line ending at its
+    /// first blocker, that included: [`lines::lines`]. What a reach depends
+    /// on: the reach is its empty squares.
+    fn sight(self, from: Square, blockers: Bitboard) -> Bitboard;
+
     /// The `k`-th lowest square of `set` ([`Bitboard::nth`]), which has more
     /// than `k`.
     fn nth_square(self, set: Bitboard, k: u32) -> Square;
@@ -72,6 +77,11 @@ impl Bits for Portable {
     #[inline(always)]
     fn squares(self, reach: Bitboard) -> Bitboard {
         reach
+    }
+
+    #[inline(always)]
+    fn sight(self, from: Square, blockers: Bitboard) -> Bitboard {
+        lines::lines(from, blockers)
     }
 
     #[inline(always)]
@@ -259,6 +269,15 @@ mod x86 {
             self.pext(set.0 as u64, low) | self.pext((set.0 >> 64) as u64, high) << star.split
         }
 
+        /// The squares of the packed bits `packed` of the lines of `star`.
+        #[inline(always)]
+        fn unpack(self, star: &Star, packed: u64) -> Bitboard {
+            let [low, high] = star.mask;
+            let low = self.pdep(packed, low);
+            let high = self.pdep(packed >> star.split, high);
+            Bitboard(u128::from(high) << 64 | u128::from(low))
+        }
+
         #[inline(always)]
         #[expect(clippy::unused_self, reason = "the value proves BMI2")]
         fn pext(self, word: u64, mask: u64) -> u64 {
@@ -396,10 +415,13 @@ mod x86 {
 
         #[inline(always)]
         fn squares(self, reach: PackedReach) -> Bitboard {
-            let [low, high] = reach.star.mask;
-            let low = self.pdep(reach.bits, low);
-            let high = self.pdep(reach.bits >> reach.star.split, high);
-            Bitboard(u128::from(high) << 64 | u128::from(low))
+            self.unpack(reach.star, reach.bits)
+        }
+
+        #[inline(always)]
+        fn sight(self, from: Square, blockers: Bitboard) -> Bitboard {
+            let star = &STARS[from.index() & 127];
+            self.unpack(star, self.lines(star, self.pack(star, blockers)))
         }
 
         #[inline(always)]
@@ -492,6 +514,7 @@ mod tests {
                 let expected = lines::reach(from, blockers, empty);
                 let reach = bits.reach(from, blockers, empty);
                 assert_eq!(bits.squares(reach), expected, "{from}\n{blockers}");
+                assert_eq!(bits.sight(from, blockers), lines::lines(from, blockers));
                 assert_eq!(bits.count(reach), expected.count());
                 assert_eq!(bits.is_empty(reach), expected.is_empty());
                 for (k, square) in expected.iter().enumerate() {
@@ -536,7 +559,7 @@ mod tests {
                 Runnable::X86V3(bits) => check(bits),
             }
         }
-        report_kernels("kernel: reach and k-th square", &kernels);
+        report_kernels("kernel: reach, sight and k-th square", &kernels);
     }
 
     #[cfg(target_arch = "x86_64")]

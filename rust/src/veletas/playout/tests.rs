@@ -305,6 +305,28 @@ fn check_uniform_games_follow_positions<B: Bits>(bits: B) {
 }
 
 #[test]
+fn a_sampler_kept_across_unrelated_positions_draws_as_a_fresh_one() {
+    // The sampler keeps the shooters' sights from one draw to the next:
+    // positions out of any order, with other shooters, blockers and rules,
+    // must not see a stale one.
+    for (seed, rules) in all_rules().into_iter().enumerate() {
+        let mut positions: Vec<Position> = (0..4)
+            .flat_map(|game| starts(rules, 10 * seed as u64 + game))
+            .collect();
+        let mut rng = Rng::for_game(seed as u64, 1);
+        for i in (1..positions.len()).rev() {
+            positions.swap(i, rng.below(i as u64 + 1) as usize);
+        }
+        let mut kept = UniformSampler::new(rules.size());
+        for (k, pos) in positions.iter().enumerate() {
+            let rng = Rng::for_game(seed as u64, k as u64);
+            let expected = uniform_move(pos, &mut rng.clone());
+            assert_eq!(kept.draw(pos, &mut rng.clone()), expected, "{}", pos.fen());
+        }
+    }
+}
+
+#[test]
 fn portable_uniform_games_follow_the_positions() {
     check_uniform_games_follow_positions(Portable);
 }

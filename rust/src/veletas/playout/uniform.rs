@@ -171,6 +171,10 @@ pub fn uniform_move(pos: &Position, rng: &mut Rng) -> Option<Move> {
 /// ascending order) when there are more than `j`. Any other draw is
 /// rejected and drawn again. Every legal move is exactly one accepted
 /// (slot, seat), so every move has the same chance.
+///
+/// A sampler kept from draw to draw (as along a game) keeps each shooter's
+/// sight and works it out again only where the blockers along it changed;
+/// any position may follow any other.
 #[derive(Clone, Debug)]
 pub struct UniformSampler {
     /// The reach of each unclaimed shooter in the current position, with
@@ -179,6 +183,14 @@ pub struct UniformSampler {
     reaches: Box<[(Square, Bitboard, u32); MOST_SHOOTERS]>,
     /// The number of entries of `reaches` that hold the current position's.
     shooters: usize,
+    /// The sight ([`Bits::sight`]) of each square, by index, with the square
+    /// itself: kept from draw to draw for the squares of `sighted`, against
+    /// `blockers`; any other holds its own square at least.
+    sights: [Bitboard; 128],
+    /// The unclaimed shooters of the last draw in play, whose sights hold.
+    sighted: Bitboard,
+    /// What ended lines at the last draw in play.
+    blockers: Bitboard,
     /// The bound `M` of the board size, before the empty-square cap.
     most_shots: u32,
 }
@@ -194,6 +206,9 @@ impl UniformSampler {
                 [(Square::from_index_unchecked(0), Bitboard::EMPTY, 0); MOST_SHOOTERS],
             ),
             shooters: 0,
+            sights: [Bitboard::FULL; 128],
+            sighted: Bitboard::EMPTY,
+            blockers: Bitboard::EMPTY,
             most_shots: most_line_squares(size),
         }
     }
@@ -228,16 +243,29 @@ impl UniformSampler {
     fn draw_play<B: Bits>(&mut self, bits: B, pos: &impl Drawn, rng: &mut Rng) -> Option<Move> {
         let blockers = pos.blockers();
         let empty = pos.empty();
+        let unclaimed = pos.shooters();
+        // A sight changes only where one of its squares changed between
+        // blocker and not: each line's walk up to its first blocker is the
+        // same while they do not. A move changes three squares, so most
+        // shooters keep theirs. A shooter new since the last draw is among
+        // `changed`, and its own square is in its sight, whatever that is.
+        let changed = (blockers ^ self.blockers) | (unclaimed ^ self.sighted);
         let mut targets = Bitboard::EMPTY;
         let mut pairs = 0;
         let mut shooters = 0;
-        for (shooter, entry) in pos.shooters().into_iter().zip(self.reaches.iter_mut()) {
-            let reach = bits.squares(bits.reach(shooter, blockers, empty));
+        for (shooter, entry) in unclaimed.into_iter().zip(self.reaches.iter_mut()) {
+            let sight = &mut self.sights[shooter.index() & 127];
+            if (*sight & changed).any() {
+                *sight = bits.sight(shooter, blockers).with(shooter);
+            }
+            let reach = *sight & empty;
             targets |= reach;
             pairs += reach.count();
             *entry = (shooter, reach, pairs);
             shooters += 1;
         }
+        self.sighted = unclaimed;
+        self.blockers = blockers;
         self.shooters = shooters;
         let stones = targets.count();
         if stones == 0 {
