@@ -283,10 +283,10 @@ impl UniformSampler {
                 continue;
             }
             let (origin, destination) = self.pair(bits, slot - stones);
-            // The shots are empty squares of the destination's lines (the
-            // origin among them): a seat beyond those is rejected without
-            // working out the reach, as it would be with it.
-            if seat >= (star(destination) & empty.with(origin)).count() {
+            // The shots are empty squares of the destination's lines and
+            // the origin, which is on them: a seat beyond those is rejected
+            // without working out the reach, as it would be with it.
+            if seat > (star(destination) & empty).count() {
                 continue;
             }
             let shots = bits.reach(destination, blockers.without(origin), empty.with(origin));
