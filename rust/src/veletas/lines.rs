@@ -113,11 +113,22 @@ pub fn lines(from: Square, blockers: Bitboard) -> Bitboard {
     let down = &RAYS_DOWN[from.index()];
     let line = &LINES[from.index()];
     let mut seen = 0;
-    for dir in 0..4 {
-        // Bit 0 stands in for "no blocker below".
-        let below = ((down[dir] & blockers.0) | 1).ilog2() as usize;
-        let hit = up[dir] & blockers.0;
-        seen |= (hit ^ hit.wrapping_sub(BITS[below])) & line[dir];
+    if from.index() < 64 {
+        // The rays down lie in the low word: the highest blocker on them is
+        // found in one word.
+        let low = blockers.0 as u64;
+        for dir in 0..4 {
+            let below = ((down[dir] as u64 & low) | 1).ilog2();
+            let hit = up[dir] & blockers.0;
+            seen |= (hit ^ hit.wrapping_sub(u128::from(1u64 << below))) & line[dir];
+        }
+    } else {
+        for dir in 0..4 {
+            // Bit 0 stands in for "no blocker below".
+            let below = ((down[dir] & blockers.0) | 1).ilog2() as usize;
+            let hit = up[dir] & blockers.0;
+            seen |= (hit ^ hit.wrapping_sub(BITS[below])) & line[dir];
+        }
     }
     Bitboard(seen)
 }
