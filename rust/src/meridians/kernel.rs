@@ -1,8 +1,9 @@
 //! The bit work of Meridians, written once over [`Bits`]: occluded fills,
-//! the legal placements, groups and their paths. Two kernels give the same
+//! the legal placements, groups and their paths. The kernels give the same
 //! sets: [`Portable`] on the four `u64` words of a [`Bitboard`], and on
 //! x86-64 [`X86V3`], on one 256-bit AVX2 register, picked at run time by
-//! [`X86V3::detect`].
+//! [`X86V3::detect`], or else the SSE2 kernel on two 128-bit registers
+//! ([`Baseline`]).
 //!
 //! A playout spends nearly all its time here: six fills for the legal
 //! placements of every turn, and a flood and six more fills for each group
@@ -248,6 +249,15 @@ pub fn nearest<K: Bits>(
 /// The kernel for any CPU: the word operations of [`Bitboard`].
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Portable;
+
+/// The kernel of the portable back end, where the x86-64-v3 one is not
+/// chosen: on x86-64 the SSE2 registers every such CPU has
+/// ([`super::sse2::Sse2`]), elsewhere [`Portable`]. The same sets either way.
+#[cfg(target_arch = "x86_64")]
+pub type Baseline = super::sse2::Sse2;
+/// The kernel of the portable back end: [`Portable`] off x86-64.
+#[cfg(not(target_arch = "x86_64"))]
+pub type Baseline = Portable;
 
 impl Bits for Portable {
     #[inline(always)]
@@ -828,6 +838,12 @@ mod tests {
                 assert_eq!(bit, crate::bits::select(word, k));
             }
         }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn sse2_follows_the_word_kernel() {
+        check(super::super::sse2::Sse2);
     }
 
     #[cfg(target_arch = "x86_64")]

@@ -37,6 +37,8 @@ pub mod point;
 pub mod position;
 pub mod size;
 pub mod solve;
+#[cfg(target_arch = "x86_64")]
+pub mod sse2;
 pub mod symmetry;
 mod weights;
 pub mod zobrist;

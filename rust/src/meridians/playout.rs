@@ -5,7 +5,7 @@
 use super::decision::DecisionState;
 #[cfg(target_arch = "x86_64")]
 use super::kernel::X86V3;
-use super::kernel::{Bits, Portable};
+use super::kernel::{Baseline, Bits};
 use crate::game::Action;
 use crate::rng::Rng;
 
@@ -28,7 +28,7 @@ pub fn play_random_game(
         // SAFETY: an `X86V3` exists only on a CPU with its features.
         return unsafe { play_avx2(avx2, state, rng, before_apply) };
     }
-    play_on(Portable, state, rng, before_apply)
+    play_on(Baseline::default(), state, rng, before_apply)
 }
 
 /// [`play_on`] compiled for the features of the x86-64-v3 kernel.
@@ -76,6 +76,7 @@ fn play_on<K: Bits>(
 mod tests {
     use super::*;
     use crate::game::random_action;
+    use crate::meridians::kernel::Portable;
     use crate::meridians::{Position, Size};
     use crate::playout::play_micro;
 
@@ -94,7 +95,8 @@ mod tests {
                     assert_eq!((taken, &fast_line), (decisions, &generic_line));
                     assert_eq!(fast, generic);
                     assert_eq!(fast.swapped(), generic.swapped());
-                    // The portable loop too, wherever this runs.
+                    // The portable loops too, wherever this runs: on the
+                    // words, and on the portable back end's own kernel.
                     let (mut portable, mut rng) = (start, Rng::for_game(11, game));
                     assert_eq!(
                         play_on(Portable, &mut portable, &mut rng, |_, _| {}),
@@ -102,6 +104,12 @@ mod tests {
                     );
                     assert_eq!(portable, generic);
                     assert!(random_action(&portable, &mut rng).is_none());
+                    let (mut baseline, mut rng) = (start, Rng::for_game(11, game));
+                    assert_eq!(
+                        play_on(Baseline::default(), &mut baseline, &mut rng, |_, _| {}),
+                        decisions
+                    );
+                    assert_eq!(baseline, generic);
                 }
             }
         }

@@ -9,7 +9,7 @@ use super::bitboard::{Bitboard, Direction};
 use super::color::Color;
 #[cfg(target_arch = "x86_64")]
 use super::kernel::X86V3;
-use super::kernel::{self, Bits, Fills, LINES, Portable};
+use super::kernel::{self, Baseline, Bits, Fills, LINES};
 use super::moves::Move;
 use super::point::Point;
 use super::size::Size;
@@ -534,7 +534,8 @@ impl Position {
             return unsafe { self.refresh_avx2(avx2) };
         }
         let [own, other] = self.colours();
-        self.refresh_with(Portable, own, other);
+        let baseline = Baseline::default();
+        self.refresh_with(baseline, baseline.load(own), baseline.load(other));
     }
 
     /// The stones of the colour to act, then the other's.
@@ -596,7 +597,7 @@ impl Position {
             // SAFETY: an `X86V3` exists only on a CPU with AVX2.
             return unsafe { self.place_avx2(avx2, point) };
         }
-        self.place_with::<_, true>(Portable, point)
+        self.place_with::<_, true>(Baseline::default(), point)
     }
 
     /// [`Position::place`] compiled for AVX2.
@@ -1188,13 +1189,19 @@ mod tests {
                 return;
             };
             let mut q = *p;
-            let removed = p.place_with::<_, true>(Portable, point);
+            let removed = p.place_with::<_, true>(kernel::Portable, point);
             assert_eq!(q.place_with::<_, true>(k, point), removed);
             assert_eq!((q, q.hash, q.legal, q.hint), (*p, p.hash, p.legal, p.hint));
             assert_eq!(q.cuts, p.cuts);
             cuts += usize::from(p.cuts != 0);
         });
         assert!(cuts > 100, "{cuts} positions with cut lines");
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_sse2_kernel_plays_like_the_word_one() {
+        check_kernel(super::super::sse2::Sse2);
     }
 
     #[cfg(target_arch = "x86_64")]
