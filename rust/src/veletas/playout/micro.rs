@@ -547,10 +547,12 @@ impl MicroGame {
         let shooters = movable.count();
         let k = rng.below(u64::from(shooters) + 1) as u32;
         let (target, decisions) = if k == shooters {
-            let mut targets = Bitboard::EMPTY;
+            // The reaches' union: the sights' union, its empty squares.
+            let mut seen = Bitboard::EMPTY;
             for shooter in self.shooters {
-                targets |= bits.squares(bits.reach(shooter, self.blockers, self.empty));
+                seen |= bits.sight(shooter, self.blockers);
             }
+            let targets = seen & self.empty;
             let k = rng.below(u64::from(targets.count())) as u32;
             let target = bits.nth_square(targets, k);
             record(Move::Stone(target));
