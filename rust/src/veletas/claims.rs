@@ -119,6 +119,10 @@ pub fn biggest_adjacent_groups(squares: Bitboard, stones: Bitboard) -> [u8; 128]
 /// Who claims the trapped shooter on `square` after `shooter` shot: the owner
 /// of the bigger adjacent group, or with none or equal sizes the opponent of
 /// `shooter`.
+///
+/// Never inlined: a claim comes a few times a game, and the playouts' turn
+/// loops keep their registers for the turns.
+#[inline(never)]
 pub fn claimant(square: Square, stones: [Bitboard; 2], shooter: Color) -> Color {
     let next = Bitboard(step(Bitboard::from(square).0));
     let [black, white] = [next & stones[0], next & stones[1]];
