@@ -252,7 +252,6 @@ impl UniformSampler {
         let changed = (blockers ^ self.blockers) | (unclaimed ^ self.sighted);
         let mut targets = Bitboard::EMPTY;
         let mut pairs = 0;
-        let mut shooters = 0;
         for (shooter, entry) in unclaimed.into_iter().zip(self.reaches.iter_mut()) {
             let sight = &mut self.sights[shooter.index() & 127];
             if (*sight & changed).any() {
@@ -262,11 +261,14 @@ impl UniformSampler {
             targets |= reach;
             pairs += reach.count();
             *entry = (shooter, reach, pairs);
-            shooters += 1;
         }
         self.sighted = unclaimed;
         self.blockers = blockers;
-        self.shooters = shooters;
+        // Counted once rather than along the loop, which then keeps its
+        // sums in registers. (No rules have more shooters than entries, so
+        // the loop wrote one for each.)
+        self.shooters = unclaimed.count() as usize;
+        debug_assert!(self.shooters <= MOST_SHOOTERS);
         let stones = targets.count();
         if stones == 0 {
             return None;
