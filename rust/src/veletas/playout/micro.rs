@@ -75,11 +75,15 @@ pub(super) fn play_micro_game_with<B: Bits, const CASCADE: bool>(
     moves: Option<&mut Vec<MoveRecord>>,
 ) -> Outcome {
     let mut game = MicroGame::new(&start, swapped);
+    // The stream in a local of the loop, written back once: through the
+    // reference, each draw would store its state to memory.
+    let mut stream = rng.clone();
     // Two loops: without a record, no move is put together at all.
     let plies = match moves {
-        Some(moves) => game.play_out::<B, CASCADE>(bits, rng, |m| push_record(moves, m)),
-        None => game.play_out::<B, CASCADE>(bits, rng, |_| {}),
+        Some(moves) => game.play_out::<B, CASCADE>(bits, &mut stream, |m| push_record(moves, m)),
+        None => game.play_out::<B, CASCADE>(bits, &mut stream, |_| {}),
     };
+    *rng = stream;
     game.outcome(plies)
 }
 
