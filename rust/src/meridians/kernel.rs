@@ -187,11 +187,13 @@ pub fn neighbours<K: Bits>(k: K, set: K::Set) -> K::Set {
 pub fn flood<K: Bits>(k: K, seeds: K::Set, within: K::Set) -> K::Set {
     let mut set = k.and(seeds, within);
     loop {
-        let next = k.and(neighbours(k, set), within);
-        if k.same(next, set) {
-            return set;
+        // Two steps a round: half the comparisons and branches.
+        let once = k.and(neighbours(k, set), within);
+        let twice = k.and(neighbours(k, once), within);
+        if k.same(twice, once) {
+            return once;
         }
-        set = next;
+        set = twice;
     }
 }
 
