@@ -11,7 +11,8 @@ this module. To measure or test another, set ``VELETAS_KERNEL`` before
 
 or switch at run time with :func:`use`. The kernels:
 
-- ``portable``: plain 64-bit code, on every CPU;
+- ``portable``: plain 64-bit code, on every CPU (Meridians's sets, on
+  x86-64, in the SSE2 registers every x86-64 CPU has);
 - ``x86-64-v3``: BMI2's ``pext`` and ``pdep``, AVX2 and LZCNT, on x86-64
   CPUs that have them (the default where ``pext`` is fast: Intel from
   Haswell on, AMD from Zen 3 on).
