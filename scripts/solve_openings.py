@@ -35,6 +35,11 @@ SHOOTERS = 3
 NAMES = ("black", "white")
 MAX_CHECKED = 1_000_000
 """The biggest proof put together and checked, in positions."""
+SOLVE_FROM = 5
+"""The pieces placed past the opening from which a leaf is given to the
+native solver: of the 10,046 leaves of 5x5 and 6x6 with fewer (White's
+setup and one turn of play) solved with 1,000,000 positions, one settled
+(docs/solved.md), so such a leaf is expanded at once."""
 FIELDS = ("fen", "winner", "line", "nodes", "seconds", "leaves", "proof_size", "checked")
 
 
@@ -109,6 +114,7 @@ def solve(args: argparse.Namespace) -> None:
                 memory=args.memory << 20,
                 skip={"swap"},
                 key=_key,
+                solve_if=lambda board: pieces_placed(board.fen()) >= args.solve_from,
             )
             winner = search.run(seconds=min(args.slice, left))
             spent = list(progress.under(search.root.key))
@@ -197,8 +203,7 @@ def _depths(progress: ProgressFile, roots: set[str]) -> list[str]:
     for key, entry in progress.solves():
         if entry.root not in roots:
             continue
-        board = key.partition(" ")[0]
-        depth = sum(board.count(piece) for piece in "sxoXO") - 2
+        depth = pieces_placed(key)
         by_depth.setdefault(depth, []).append(entry)
     rows = [
         "| pieces placed after the opening | leaves solved | settled | mean positions | "
@@ -216,6 +221,13 @@ def _depths(progress: ProgressFile, roots: set[str]) -> list[str]:
     return rows
 
 
+def pieces_placed(fen: str) -> int:
+    """The pieces on the board of ``fen`` past Black's opening (its
+    shooter and its stone)."""
+    board = fen.partition(" ")[0]
+    return sum(board.count(piece) for piece in "sxoXO") - 2
+
+
 def _key(board: Any) -> str:
     return canonical_fen(board.fen())
 
@@ -231,8 +243,18 @@ def main() -> int:
         "--leaf-nodes", type=int, default=1_000_000, help="the budget of a leaf's solve"
     )
     parser.add_argument("--memory", type=int, default=64, help="a leaf's table, in MiB")
+    parser.add_argument(
+        "--solve-from",
+        type=int,
+        default=SOLVE_FROM,
+        help="the pieces placed past the opening from which a leaf is solved; one with "
+        f"fewer is expanded at once (default {SOLVE_FROM}: with fewer, a leaf's solve "
+        "hardly ever settles it)",
+    )
     parser.add_argument("--render", action="store_true", help="render docs/solved.md only")
     args = parser.parse_args()
+    if args.solve_from < 0:
+        parser.error(f"--solve-from must be 0 or more, not {args.solve_from}")
     try:
         if not args.render:
             solve(args)

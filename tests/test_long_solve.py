@@ -65,6 +65,30 @@ def test_the_winner_is_the_one_call_solvers(size: int, tmp_path: Path) -> None:
             proof.check(board)
 
 
+def test_leaves_turned_down_are_expanded_without_a_solve(tmp_path: Path) -> None:
+    for number, board in enumerate(endgames(5, 6, 4, seed=11)):
+        turned_down: set[str] = set()
+
+        def two_moves_in(
+            leaf: Any, base: int = len(board.move_stack), seen: set[str] = turned_down
+        ) -> bool:
+            if len(leaf.move_stack) - base < 2:
+                seen.add(leaf.fen())
+                return False
+            return True
+
+        progress = ProgressFile(tmp_path / f"{number}.jsonl")
+        search = LongSolve(board, progress, leaf_nodes=30, solve_if=two_moves_in)
+        assert search.run() == winner_of(board), board.fen()
+        assert turned_down, "the root itself is turned down"
+        solved = {key for key, _ in progress.solves()}
+        assert solved
+        assert not solved & turned_down
+        proof = search.proof()
+        assert proof is not None
+        search.check(proof)
+
+
 def test_a_stopped_run_goes_on_where_it_stopped(tmp_path: Path) -> None:
     board = endgames(6, 7, 1, seed=11)[0]
     path = tmp_path / "progress.jsonl"

@@ -200,6 +200,10 @@ class LongSolve:
     :param key: a board's key (default: its position string); positions with
         one key must have one value (its images under the board's symmetries
         may share one).
+    :param solve_if: whether a leaf's board is worth a native solve (default:
+        every one); a leaf it turns down is expanded at once, as one whose
+        solve its budget left unknown. For positions too far from the end
+        for ``leaf_nodes`` to settle, whose solves would be spent in vain.
     """
 
     def __init__(
@@ -211,6 +215,7 @@ class LongSolve:
         memory: int = 64 << 20,
         skip: Collection[str] = (),
         key: Key | None = None,
+        solve_if: Callable[[Any], bool] | None = None,
     ) -> None:
         if board.is_game_over():
             raise ValueError(f"the game is over in {board.fen()!r}: there is nothing to solve")
@@ -218,6 +223,7 @@ class LongSolve:
         self.memory = check_solver_memory(memory)
         self.progress = progress
         self._key: Key = key if key is not None else _fen
+        self._solve_if = solve_if
         self._skip = frozenset(skip)
         self._nodes: dict[str, _Node] = {}
         self.prover = int(board.turn)
@@ -255,7 +261,7 @@ class LongSolve:
             leaf = path[-1]
             if leaf.winner is not None:
                 pass
-            elif leaf.tried:
+            elif leaf.tried or (self._solve_if is not None and not self._solve_if(leaf.board)):
                 self._expand(leaf)
             elif not self._solve_leaf(leaf, left):
                 break
