@@ -16,7 +16,7 @@ import pytest
 pytest.importorskip("veletas._veletas", reason="the extension is not built")
 
 import veletas
-from veletas.errors import LimitError, ProgressFileError, ProofError
+from veletas.errors import InvalidFenError, LimitError, ProgressFileError, ProofError
 from veletas.games.veletas.symmetry import canonical_fen, images, openings
 from veletas.long_solve import LongSolve, ProgressFile
 
@@ -175,6 +175,42 @@ def test_the_images_are_those_of_each_square() -> None:
             while not board.is_game_over():
                 assert images(board.fen()) == _images_by_definition(board.fen()), board.fen()
                 board.push(rng.choice(list(board.legal_moves)))
+
+
+def test_the_native_key_is_the_references() -> None:
+    native = pytest.importorskip("veletas._veletas")
+    rng = random.Random(4)
+    for rules in ({"size": 5, "shooters": 3}, {"size": 6, "shooters": 3}, {"variant": "small"}, {}):
+        for _ in range(5):
+            board = veletas.Board(**rules)
+            while not board.is_game_over():
+                fen = board.fen()
+                assert native.canonical_fen(fen) == min(images(fen)), fen
+                board.push(rng.choice(list(board.legal_moves)))
+    # Empty squares written as dots or with leading zeros, odd pieces, no rest.
+    odd = ("x.../.s../..../...o rest", "04/1x02/4/4", "ab/cd", "9Q/10/10/10/10/10/10/10/10/10 b")
+    for fen in odd:
+        assert native.canonical_fen(fen) == min(images(fen)), fen
+
+
+BAD_FIELDS = (
+    "",
+    "5/5/5 w pie 3",
+    "5/5/5/5/6 w pie 3",
+    "5/5/5/5/4 w pie 3",
+    "99999999999999999999/5/5/5/5 w",
+    "5/5/5/5/4\u00e9 w",
+    "/".join(["11"] * 11) + " b",
+)
+
+
+@pytest.mark.parametrize("fen", BAD_FIELDS)
+def test_a_field_that_is_not_square_is_refused_by_both(fen: str) -> None:
+    with pytest.raises(InvalidFenError, match=re.escape(repr(fen))):
+        min(images(fen))
+    native = pytest.importorskip("veletas._veletas")
+    with pytest.raises(InvalidFenError, match=re.escape(repr(fen))):
+        native.canonical_fen(fen)
 
 
 def test_the_keys_fold_the_symmetries(tmp_path: Path) -> None:

@@ -40,6 +40,7 @@ __all__ = [
     "StopFlag",
     "VectorEnv",
     "__version__",
+    "canonical_fen",
     "current_kernel",
     "greedy_move",
     "meridians_greedy_move",
@@ -707,6 +708,10 @@ def greedy_move(
     index: int,
 ) -> str | None:
     """The one-ply greedy move of ``fen``, ties broken from stream ``(seed, index)``."""
+
+def canonical_fen(fen: str) -> str:
+    """The least of the images of ``fen`` under the board's eight
+    symmetries (``veletas.games.veletas.symmetry.canonical_fen``)."""
 
 def run_playouts(
     fen: str,

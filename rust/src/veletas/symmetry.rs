@@ -1,6 +1,6 @@
 //! The eight symmetries of a square board (the dihedral group D4), on
-//! squares and on bitboards: every rule of Veletas keeps them, so a
-//! position and its images have one value.
+//! squares, on bitboards and on position strings: every rule of Veletas
+//! keeps them, so a position and its images have one value.
 //!
 //! A symmetry is a number below 8: bit 2 transposes first (file and rank
 //! swap), then bit 0 mirrors the files and bit 1 the ranks. The board is the
@@ -107,6 +107,97 @@ fn transpose(bits: u128, size: u32) -> u128 {
         out |= SPREAD[(bits >> (rank * STRIDE) & RANK) as usize] << rank;
     }
     out
+}
+
+/// The least of the images of the position string `fen` under the eight
+/// symmetries, as text: its board field (the text up to the first space)
+/// turned and mirrored, each run of empty squares written as its length, and
+/// the rest kept after a space. Any character but a digit or `.` (an empty
+/// square) is a piece. None where the field is not square: ranks of as
+/// many squares as there are ranks, at most [`MAX_SIZE`], in ASCII.
+///
+/// ```
+/// use _veletas::veletas::symmetry::canonical_fen;
+///
+/// let key = canonical_fen("5/5/2s2/2x2/5 w pie 3").unwrap();
+/// assert_eq!(canonical_fen("5/5/1xs2/5/5 w pie 3").unwrap(), key);
+/// assert_eq!(canonical_fen("5/5/5 w"), None);
+/// ```
+pub fn canonical_fen(fen: &str) -> Option<String> {
+    let (field, rest) = fen.split_once(' ').unwrap_or((fen, ""));
+    let size = field.split('/').count();
+    if size > MAX_SIZE as usize || !field.is_ascii() {
+        return None;
+    }
+    let mut squares = Vec::with_capacity(size * size);
+    for rank in field.split('/') {
+        let start = squares.len();
+        let mut run = 0usize;
+        for &byte in rank.as_bytes() {
+            if byte.is_ascii_digit() {
+                run = run * 10 + usize::from(byte - b'0');
+                if run > size {
+                    return None;
+                }
+            } else {
+                squares.resize(squares.len() + run, b'.');
+                run = 0;
+                squares.push(byte);
+            }
+        }
+        squares.resize(squares.len() + run, b'.');
+        if squares.len() - start != size {
+            return None;
+        }
+    }
+    let mut best: Option<Vec<u8>> = None;
+    let mut image = Vec::with_capacity(field.len() + 1 + rest.len());
+    for symmetry in 0..COUNT {
+        image.clear();
+        for row in 0..size {
+            if row > 0 {
+                image.push(b'/');
+            }
+            let mut run = 0;
+            for column in 0..size {
+                let (mut r, mut c) = (row, column);
+                if symmetry & 4 != 0 {
+                    (r, c) = (c, r);
+                }
+                if symmetry & 1 != 0 {
+                    c = size - 1 - c;
+                }
+                if symmetry & 2 != 0 {
+                    r = size - 1 - r;
+                }
+                match squares[r * size + c] {
+                    b'.' => run += 1,
+                    piece => {
+                        push_run(&mut image, run);
+                        run = 0;
+                        image.push(piece);
+                    }
+                }
+            }
+            push_run(&mut image, run);
+        }
+        image.push(b' ');
+        image.extend_from_slice(rest.as_bytes());
+        if best.as_ref().is_none_or(|least| image < *least) {
+            best = Some(image.clone());
+        }
+    }
+    best.map(|least| String::from_utf8(least).expect("ASCII field, and the rest as given"))
+}
+
+/// Writes a run of `run` empty squares (none for 0) as its length.
+fn push_run(text: &mut Vec<u8>, run: usize) {
+    if run >= 10 {
+        text.push(b'0' + (run / 10) as u8);
+    }
+    if run > 0 {
+        text.push(b'0' + (run % 10) as u8);
+    }
 }
 
 #[cfg(test)]

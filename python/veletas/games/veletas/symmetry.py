@@ -16,16 +16,38 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from veletas._implementation import IMPLEMENTATION, native
+from veletas.errors import InvalidFenError
+
 __all__ = ["canonical_fen", "images", "openings"]
 
 
-_RUN = re.compile(r"\d+")
+_RUN = re.compile(r"[0-9]+")
+
+MAX_RANKS = 10
+"""The most ranks of a board field here: the biggest board's."""
 
 
-def _rows(board: str) -> list[str]:
-    """The ranks of a board field, each a string of one character a square,
-    ``.`` for an empty one."""
-    return _RUN.sub(lambda run: "." * int(run[0]), board).split("/")
+def _rows(fen: str, board: str) -> list[str]:
+    """The ranks of ``board``, the board field of ``fen``, each a string of
+    one character a square, ``.`` for an empty one.
+
+    :raises InvalidFenError: naming ``fen`` where the field is not square:
+        ranks of as many squares as there are ranks, at most
+        :data:`MAX_RANKS`, in ASCII.
+    """
+    size = board.count("/") + 1
+    error = InvalidFenError(
+        f"not a square board field of at most {MAX_RANKS} ranks in ASCII: {fen!r}"
+    )
+    if size > MAX_RANKS or not board.isascii():
+        raise error
+    if any(int(run) > size for run in _RUN.findall(board)):
+        raise error
+    rows = _RUN.sub(lambda run: "." * int(run[0]), board).split("/")
+    if any(len(row) != size for row in rows):
+        raise error
+    return rows
 
 
 def _runs_counted(field: str, size: int) -> str:
@@ -59,7 +81,7 @@ def images(fen: str) -> list[str]:
     """The position string ``fen`` under each of the eight symmetries, the
     identity first: the board field turned and mirrored, the rest kept."""
     board, _, rest = fen.partition(" ")
-    rows = _rows(board)
+    rows = _rows(fen, board)
     size = len(rows)
     squares = "".join(rows) + "/"
     return [
@@ -70,7 +92,15 @@ def images(fen: str) -> list[str]:
 
 def canonical_fen(fen: str) -> str:
     """The least of the images of ``fen``: one key for a position and its
-    images, which have one value."""
+    images, which have one value. The native engine's where it serves: the
+    same string, some thirty times sooner.
+
+    :raises InvalidFenError: naming ``fen`` where its board field is not
+        square.
+    """
+    if native is not None and IMPLEMENTATION == "rust":
+        result: str = native.canonical_fen(fen)
+        return result
     return min(images(fen))
 
 

@@ -1,5 +1,5 @@
 //! The bindings of Veletas: one file per exposed type, plus the playouts,
-//! bots and `VectorEnv` instantiated for the game.
+//! bots, `VectorEnv` and symmetries instantiated for the game.
 
 pub mod base;
 pub mod board;
@@ -9,6 +9,7 @@ pub mod error;
 pub mod legal_moves;
 pub mod moves;
 pub mod playouts;
+pub mod symmetry;
 pub mod vector_env;
 
 use pyo3::prelude::*;
@@ -33,6 +34,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
             pyo3::wrap_pyfunction!(bots::greedy_move, m)?,
             pyo3::wrap_pyfunction!(bots::solve, m)?,
             pyo3::wrap_pyfunction!(playouts::run_playouts, m)?,
+            pyo3::wrap_pyfunction!(symmetry::canonical_fen, m)?,
         ],
     )
 }
