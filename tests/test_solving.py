@@ -223,6 +223,10 @@ def test_the_budget_can_run_out() -> None:
         ({"progress": 3}, TypeError, "progress must be callable"),
         ({"threads": 0}, LimitError, "threads must be 1 to 256, not 0"),
         ({"threads": 1.5}, TypeError, "threads"),
+        ({"max_proof": -1}, LimitError, "max_proof must be 0 to 1,000,000, not -1"),
+        ({"max_proof": 10**7}, LimitError, "max_proof must be 0 to 1,000,000"),
+        ({"max_proof": True}, TypeError, "max_proof"),
+        ({"max_proof": 0, "proof": True}, ValueError, "proof=True needs a max_proof above 0"),
     ],
 )
 def test_bad_arguments_are_refused_by_name(
@@ -247,6 +251,27 @@ def test_two_threads_find_the_values_of_one_and_proofs_that_check() -> None:
             assert two.proof.to_dict()["move"] == str(two.move)
         values.append(two.value)
     assert {"win", "loss"} <= set(values)
+
+
+@pytest.mark.parametrize("kind", ["veletas 6x6/3", "meridians 5-6"])
+def test_without_a_proof_the_value_and_move_are_the_same(kind: str) -> None:
+    wins = 0
+    for board in endgames(kind, 12, seed=6):
+        for threads in (1, 2):
+            built = solve(board, memory=SMALL, max_nodes=200_000, threads=threads)
+            bare = solve(board, memory=SMALL, max_nodes=200_000, threads=threads, max_proof=0)
+            assert bare.value == built.value, board.fen()
+            # Two threads take the first win either finds.
+            if threads == 1:
+                assert bare.move == built.move, board.fen()
+            assert bare.proof_size is None
+            if built.value == "win":
+                wins += 1
+                assert built.proof_size is not None
+                small = solve(board, memory=SMALL, threads=threads, max_proof=1)
+                assert small.value == "win"
+                assert small.proof_size is None or small.proof_size <= 1
+    assert wins
 
 
 @pytest.mark.parametrize("kind", ["veletas 5x5/3", "meridians 5-6"])

@@ -41,6 +41,7 @@ __all__ = [
     "check_envs",
     "check_games",
     "check_iterations",
+    "check_max_proof",
     "check_seconds",
     "check_solve_nodes",
     "check_solver_memory",
@@ -205,6 +206,19 @@ def check_cutoff(cutoff: object, name: str = "cutoff") -> int:
     count = integer(name, cutoff)
     if not 0 <= count <= MAX_CUTOFF:
         raise LimitError(f"{name} must be 0 to {MAX_CUTOFF:,}, not {count!r}")
+    return count
+
+
+def check_max_proof(max_proof: object, name: str = "max_proof") -> int:
+    """``max_proof`` as an int of 0 .. :data:`MAX_PROOF_POSITIONS` (0: no
+    proof built).
+
+    :raises TypeError: for a value that is not an int.
+    :raises LimitError: for one outside that range.
+    """
+    count = integer(name, max_proof)
+    if not 0 <= count <= MAX_PROOF_POSITIONS:
+        raise LimitError(f"{name} must be 0 to {MAX_PROOF_POSITIONS:,}, not {count!r}")
     return count
 
 

@@ -361,11 +361,15 @@ class LongSolve:
         return path
 
     def _solve_leaf(self, leaf: _Node, left: float | None) -> bool:
+        # The value alone: the proof of a leaf is built when the whole
+        # proof is (`proof`), and building it here after a long solve can
+        # take far longer than the solve.
         result = solve(
             leaf.board,
             max_nodes=self.leaf_nodes,
             seconds=left,
             memory=self.memory,
+            max_proof=0,
         )
         self.leaves += 1
         self.searched += result.nodes

@@ -27,6 +27,7 @@ from veletas.errors import ProofError
 from veletas.limits import (
     MAX_PROOF_POSITIONS,
     SOLVER_MEMORY,
+    check_max_proof,
     check_seconds,
     check_solve_nodes,
     check_solver_memory,
@@ -255,6 +256,7 @@ def solve(
     progress: Progress | None = None,
     threads: int = 1,
     symmetries: bool = True,
+    max_proof: int = MAX_PROOF_POSITIONS,
 ) -> SolveResult:
     """Solve the position of ``board`` (of either game and engine) exactly,
     for the player to act: a depth-first proof-number search in the native
@@ -276,6 +278,12 @@ def solve(
     :param symmetries: file a position and its images under the board's
         symmetries as one table entry, where the game folds them (False
         measures what they save; the value is the same).
+    :param max_proof: the most positions of the proof of a win built, for
+        ``proof_size`` and ``proof`` (0 to
+        :data:`~veletas.limits.MAX_PROOF_POSITIONS`, the default). It is
+        built after the search, and after a long one can take far longer
+        than the search did: 0 builds none (``proof_size`` is then None),
+        for a caller that wants the value alone.
     :raises ValueError: for a finished game.
     :raises LimitError: for a budget or memory outside the limits.
     :raises KeyboardInterrupt: on Ctrl-C, once the search has stopped.
@@ -286,9 +294,12 @@ def solve(
         max_nodes = check_solve_nodes(max_nodes)
     memory = check_solver_memory(SOLVER_MEMORY if memory is None else memory)
     threads = check_threads(threads)
+    max_proof = check_max_proof(max_proof)
     for name, flag in (("proof", proof), ("symmetries", symmetries)):
         if not isinstance(flag, bool):
             raise TypeError(f"{name} must be a bool, not {type(flag).__name__}")
+    if proof and max_proof == 0:
+        raise ValueError("proof=True needs a max_proof above 0")
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be callable, not {type(progress).__name__}")
     position = _position(board)
@@ -301,7 +312,7 @@ def solve(
             *position.options,
             position.swapped,
             memory=memory,
-            max_proof=MAX_PROOF_POSITIONS,
+            max_proof=max_proof,
             seconds=seconds,
             max_nodes=max_nodes,
             proof=proof,

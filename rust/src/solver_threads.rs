@@ -26,7 +26,7 @@ pub struct Solved {
     /// state ends the line (the decisions of a winning move).
     pub line: Vec<Action>,
     /// On a win, the winning strategy, if it has at most `max_proof`
-    /// positions.
+    /// positions (none built for a `max_proof` of 0).
     pub proof: Option<Proof>,
     /// The nodes searched by all threads.
     pub nodes: u64,
@@ -189,7 +189,7 @@ where
         let (line, proof) = if value == Value::Win {
             (
                 solver.winning_line(state, &done),
-                solver.proof(state, max_proof),
+                proof_within(&mut solver, state, max_proof),
             )
         } else {
             (Vec::new(), None)
@@ -207,7 +207,7 @@ where
         let mut line = vec![action];
         let mut graph = None;
         if child.winner().is_some() {
-            graph = Some(Proof {
+            graph = (max_proof > 0).then(|| Proof {
                 winner: prover,
                 nodes: vec![vec![(action, 1)], Vec::new()],
             });
@@ -215,7 +215,7 @@ where
             if child.seat_to_act() == prover && !done(&child) {
                 line.extend(solver.winning_line(&child, &done));
             }
-            if let Some(below) = solver.proof(&child, max_proof.saturating_sub(1)) {
+            if let Some(below) = proof_within(&mut solver, &child, max_proof.saturating_sub(1)) {
                 let mut nodes = vec![vec![(action, 1)]];
                 nodes.extend(
                     below
@@ -265,7 +265,7 @@ fn solve_alone<G: Solvable>(
     let (line, proof) = if outcome.value == Value::Win {
         (
             solver.winning_line(state, done),
-            solver.proof(state, max_proof),
+            proof_within(&mut solver, state, max_proof),
         )
     } else {
         (Vec::new(), None)
@@ -276,6 +276,17 @@ fn solve_alone<G: Solvable>(
         proof,
         nodes: outcome.nodes,
         elapsed: outcome.elapsed,
+    }
+}
+
+/// The proof of the win `solver` found from `state`, within `max_proof`
+/// positions; none built for 0 (after a long search, building one can
+/// take far longer than the search did).
+fn proof_within<G: Solvable>(solver: &mut Solver<G>, state: &G, max_proof: usize) -> Option<Proof> {
+    if max_proof == 0 {
+        None
+    } else {
+        solver.proof(state, max_proof)
     }
 }
 
