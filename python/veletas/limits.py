@@ -203,10 +203,7 @@ def check_cutoff(cutoff: object, name: str = "cutoff") -> int:
     :raises TypeError: for a value that is not an int.
     :raises LimitError: for one outside that range.
     """
-    count = integer(name, cutoff)
-    if not 0 <= count <= MAX_CUTOFF:
-        raise LimitError(f"{name} must be 0 to {MAX_CUTOFF:,}, not {count!r}")
-    return count
+    return _from_zero(name, cutoff, MAX_CUTOFF)
 
 
 def check_max_proof(max_proof: object, name: str = "max_proof") -> int:
@@ -216,10 +213,7 @@ def check_max_proof(max_proof: object, name: str = "max_proof") -> int:
     :raises TypeError: for a value that is not an int.
     :raises LimitError: for one outside that range.
     """
-    count = integer(name, max_proof)
-    if not 0 <= count <= MAX_PROOF_POSITIONS:
-        raise LimitError(f"{name} must be 0 to {MAX_PROOF_POSITIONS:,}, not {count!r}")
-    return count
+    return _from_zero(name, max_proof, MAX_PROOF_POSITIONS)
 
 
 def check_threads(threads: object, name: str = "threads") -> int:
@@ -229,6 +223,14 @@ def check_threads(threads: object, name: str = "threads") -> int:
     :raises LimitError: for one outside that range.
     """
     return _counted(name, threads, MAX_THREADS)
+
+
+def _from_zero(name: str, value: object, limit: int) -> int:
+    """``value`` as an int of 0 .. ``limit``, else the error naming ``name``."""
+    count = integer(name, value)
+    if not 0 <= count <= limit:
+        raise LimitError(f"{name} must be 0 to {limit:,}, not {count!r}")
+    return count
 
 
 def _counted(name: str, value: object, limit: int) -> int:

@@ -35,7 +35,14 @@ static SPREAD: [u128; 1 << MAX_SIZE] = {
 /// The image of `square` under `symmetry` on a board of `size`.
 #[inline]
 pub fn square(square: Square, symmetry: usize, size: u32) -> Square {
-    let (mut file, mut rank) = (square.file(), square.rank());
+    let (file, rank) = coordinates(square.file(), square.rank(), symmetry, size);
+    Square::new(file, rank).expect("a symmetry keeps the board")
+}
+
+/// The image of the square at `file` and `rank` under `symmetry` on a
+/// board of `size`, as its file and rank.
+#[inline]
+const fn coordinates(mut file: u32, mut rank: u32, symmetry: usize, size: u32) -> (u32, u32) {
     if symmetry & 4 != 0 {
         (file, rank) = (rank, file);
     }
@@ -45,7 +52,7 @@ pub fn square(square: Square, symmetry: usize, size: u32) -> Square {
     if symmetry & 2 != 0 {
         rank = size - 1 - rank;
     }
-    Square::new(file, rank).expect("a symmetry keeps the board")
+    (file, rank)
 }
 
 /// The images of the set `bits` (squares of a board of `size`) under the
@@ -160,17 +167,9 @@ pub fn canonical_fen(fen: &str) -> Option<String> {
             }
             let mut run = 0;
             for column in 0..size {
-                let (mut r, mut c) = (row, column);
-                if symmetry & 4 != 0 {
-                    (r, c) = (c, r);
-                }
-                if symmetry & 1 != 0 {
-                    c = size - 1 - c;
-                }
-                if symmetry & 2 != 0 {
-                    r = size - 1 - r;
-                }
-                match squares[r * size + c] {
+                // Ranks and files are below MAX_SIZE.
+                let (c, r) = coordinates(column as u32, row as u32, symmetry, size as u32);
+                match squares[r as usize * size + c as usize] {
                     b'.' => run += 1,
                     piece => {
                         push_run(&mut image, run);
