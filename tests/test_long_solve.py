@@ -285,6 +285,10 @@ def test_bad_arguments_are_refused(tmp_path: Path) -> None:
         LongSolve(board, progress, memory=1)
     with pytest.raises(LimitError, match=r"leaves must be 1 to .*, not 0"):
         LongSolve(board, progress).run(leaves=0)
+    with pytest.raises(TypeError, match="solve_if must be callable, not int"):
+        LongSolve(board, progress, solve_if=5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="key must be callable, not str"):
+        LongSolve(board, progress, key="fen")  # type: ignore[arg-type]
     over = veletas.Board("1o5/sx5/xx5/7/3s3/7/1o3oX b play 3")
     over.push_str("a6-a7/a6")
     with pytest.raises(ValueError, match="over"):

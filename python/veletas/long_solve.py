@@ -219,6 +219,9 @@ class LongSolve:
     ) -> None:
         if board.is_game_over():
             raise ValueError(f"the game is over in {board.fen()!r}: there is nothing to solve")
+        for name, function in (("key", key), ("solve_if", solve_if)):
+            if function is not None and not callable(function):
+                raise TypeError(f"{name} must be callable, not {type(function).__name__}")
         self.leaf_nodes = check_solve_nodes(leaf_nodes, "leaf_nodes")
         self.memory = check_solver_memory(memory)
         self.progress = progress
