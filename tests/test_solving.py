@@ -311,6 +311,11 @@ def test_solve_prints_the_value_and_writes_a_proof_that_checks(
     assert f"wins with {move}" in out
     assert re.search(r"positions searched in [0-9.]+ s; a proof of [0-9,]+ positions", out), out
     Proof.from_json(path.read_text()).check(board)
+    # Without --proof, none is built.
+    assert main(["solve", board.fen(), "--size", "5", "--shooters", "3"]) == 0
+    out = capsys.readouterr().out
+    assert f"wins with {move}" in out
+    assert re.search(r"searched in [0-9.]+ s; --proof FILE builds and writes its proof", out), out
     # An existing file is kept unless --force.
     assert main(["solve", board.fen(), "--proof", str(path)]) == 2
     assert f"{path} exists: add --force" in capsys.readouterr().err

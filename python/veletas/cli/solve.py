@@ -18,7 +18,7 @@ from typing import Any
 
 from veletas import games as registry
 from veletas.cli import options
-from veletas.limits import SOLVER_MEMORY
+from veletas.limits import MAX_PROOF_POSITIONS, SOLVER_MEMORY
 
 _MIB = 1 << 20
 
@@ -100,22 +100,27 @@ def run(args: argparse.Namespace) -> int:
     memory = args.memory * _MIB
     to_act = room.PLAYERS[int(board.turn)]
     print(f"solving {board.fen()} ({to_act} to act)...", file=sys.stderr, flush=True)
+    # The proof is built after the search, and after a long one takes far
+    # longer than it: only when it is to be written.
+    proof = args.proof is not None
     result = solve(
         board,
         seconds=args.seconds,
         max_nodes=args.max_nodes,
         memory=memory,
-        proof=args.proof is not None,
+        proof=proof,
         progress=_progress,
         threads=args.threads,
+        max_proof=MAX_PROOF_POSITIONS if proof else 0,
     )
     searched = f"{result.nodes:,} positions searched in {result.seconds:.2f} s"
     if result.value == "win":
-        size = (
-            f"a proof of {result.proof_size:,} positions"
-            if result.proof_size is not None
-            else "a proof too big to build"
-        )
+        if not proof:
+            size = "--proof FILE builds and writes its proof"
+        elif result.proof_size is not None:
+            size = f"a proof of {result.proof_size:,} positions"
+        else:
+            size = "a proof too big to build"
         print(f"{to_act} to act in {board.fen()}: {to_act} wins with {result.move}")
         print(f"{searched}; {size}")
     elif result.value == "loss":
