@@ -188,7 +188,13 @@ def test_the_native_key_is_the_references() -> None:
                 assert native.canonical_fen(fen) == min(images(fen)), fen
                 board.push(rng.choice(list(board.legal_moves)))
     # Empty squares written as dots or with leading zeros, odd pieces, no rest.
-    odd = ("x.../.s../..../...o rest", "04/1x02/4/4", "ab/cd", "9Q/10/10/10/10/10/10/10/10/10 b")
+    odd = (
+        "x.../.s../..../...o rest",
+        "04/1x02/4/4",
+        "ab/cd",
+        "9Q/10/10/10/10/10/10/10/10/10 b",
+        "0" * 5000 + "5/5/5/5/5 w",
+    )
     for fen in odd:
         assert native.canonical_fen(fen) == min(images(fen)), fen
 
@@ -199,6 +205,7 @@ BAD_FIELDS = (
     "5/5/5/5/6 w pie 3",
     "5/5/5/5/4 w pie 3",
     "99999999999999999999/5/5/5/5 w",
+    "1" * 5000 + "/5/5/5/5 w",
     "5/5/5/5/4\u00e9 w",
     "/".join(["11"] * 11) + " b",
 )

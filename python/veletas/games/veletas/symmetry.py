@@ -42,9 +42,12 @@ def _rows(fen: str, board: str) -> list[str]:
     )
     if size > MAX_RANKS or not board.isascii():
         raise error
-    if any(int(run) > size for run in _RUN.findall(board)):
+    # Leading zeros stripped and the length checked first: a run of
+    # thousands of digits is refused, not converted.
+    runs = [run.lstrip("0") for run in _RUN.findall(board)]
+    if any(len(run) > 2 or int(run or "0") > size for run in runs):
         raise error
-    rows = _RUN.sub(lambda run: "." * int(run[0]), board).split("/")
+    rows = _RUN.sub(lambda run: "." * int(run[0].lstrip("0") or "0"), board).split("/")
     if any(len(row) != size for row in rows):
         raise error
     return rows
