@@ -29,8 +29,9 @@ use crate::game::{Action, ActionSet, Game};
 /// where it helps.
 pub trait Solvable: Game + Copy + Eq + std::hash::Hash {
     /// What the table files a state under: the whole state, or all that
-    /// tells it from the other states of one solve.
-    type Key: Copy + Eq;
+    /// tells it from the other states of one solve (any value of it stands
+    /// in the table's empty slots).
+    type Key: Copy + Eq + Default;
 
     /// The key of the state; with `symmetric`, one key for the state and its
     /// images under the board's symmetries (which have its value).
@@ -216,19 +217,40 @@ fn beyond(second: u32) -> u32 {
     add(second, second.max(1))
 }
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct Entry<K> {
     key: K,
     pn: u32,
     dn: u32,
-    work: u64,
+}
+
+/// What a look-up and a replacement read of a slot, apart from its entry.
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    /// The hash of the entry's key.
+    hash: u64,
+    /// How much the entry is worth keeping: the work it took, four times
+    /// over for a settled one (never 0); 0 for an empty slot.
+    worth: u64,
+}
+
+/// The slots of a bucket in one cache line: a look-up reads them and then
+/// only an entry whose hash matches, a replacement no entry at all, where
+/// the entries, a whole state each, take a line or two apiece.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Bucket {
+    slots: [Slot; WAYS],
 }
 
 /// The transposition table: buckets of [`WAYS`] entries, the whole state in
 /// each. It starts small and doubles when a bucket overflows, up to the
 /// memory it was given, so that a small solve does not pay for a big table.
 struct Table<G: Solvable> {
-    slots: Vec<Option<Entry<G::Key>>>,
+    buckets: Vec<Bucket>,
+    /// The entries, [`WAYS`] a bucket, beside their slots (an empty
+    /// slot's entry is never read).
+    entries: Vec<Entry<G::Key>>,
     mask: usize,
     len: usize,
     /// The most buckets the memory allows.
@@ -243,9 +265,12 @@ const WAYS: usize = 4;
 const FIRST_BUCKETS: usize = 1 << 12;
 
 impl<G: Solvable> Table<G> {
+    /// The memory of one bucket with its entries.
+    const BUCKET_BYTES: usize =
+        std::mem::size_of::<Bucket>() + WAYS * std::mem::size_of::<Entry<G::Key>>();
+
     fn new(bytes: usize) -> Table<G> {
-        let entry = std::mem::size_of::<Option<Entry<G::Key>>>().max(1);
-        let buckets = (bytes / entry / WAYS).max(1);
+        let buckets = (bytes / Self::BUCKET_BYTES).max(1);
         // A power of two, so a hash's low bits pick the bucket.
         let max_buckets = if buckets.is_power_of_two() {
             buckets
@@ -254,7 +279,8 @@ impl<G: Solvable> Table<G> {
         };
         let buckets = max_buckets.min(FIRST_BUCKETS);
         Table {
-            slots: vec![None; buckets * WAYS],
+            buckets: vec![Bucket::default(); buckets],
+            entries: vec![Entry::default(); buckets * WAYS],
             mask: buckets - 1,
             len: 0,
             max_buckets,
@@ -264,92 +290,90 @@ impl<G: Solvable> Table<G> {
 
     /// The memory the table may grow to, in bytes.
     fn capacity_bytes(&self) -> usize {
-        self.max_buckets * WAYS * std::mem::size_of::<Option<Entry<G::Key>>>()
+        self.max_buckets * Self::BUCKET_BYTES
     }
 
     /// Doubles the buckets, the entries moved to theirs.
     fn grow(&mut self) {
-        let buckets = (self.mask + 1) * 2;
-        let old = std::mem::replace(&mut self.slots, vec![None; buckets * WAYS]);
-        self.mask = buckets - 1;
+        let count = (self.mask + 1) * 2;
+        let buckets = std::mem::replace(&mut self.buckets, vec![Bucket::default(); count]);
+        let entries = std::mem::replace(&mut self.entries, vec![Entry::default(); count * WAYS]);
+        self.mask = count - 1;
         self.len = 0;
-        for entry in old.into_iter().flatten() {
-            self.put(
-                &entry.key,
-                G::key_hash(&entry.key),
-                entry.pn,
-                entry.dn,
-                entry.work,
-            );
+        for (i, entry) in entries.into_iter().enumerate() {
+            let slot = buckets[i / WAYS].slots[i % WAYS];
+            if slot.worth != 0 {
+                self.place(entry, slot);
+            }
         }
     }
 
     #[inline]
     fn bucket(&self, hash: u64) -> usize {
-        (hash as usize & self.mask) * WAYS
+        hash as usize & self.mask
+    }
+
+    /// Whether way `way` of bucket `bucket` holds `key`.
+    #[inline]
+    fn holds(&self, bucket: usize, way: usize, key: &G::Key, hash: u64) -> bool {
+        let slot = self.buckets[bucket].slots[way];
+        slot.hash == hash && slot.worth != 0 && self.entries[bucket * WAYS + way].key == *key
     }
 
     fn get(&self, key: &G::Key, hash: u64) -> Option<(u32, u32)> {
-        let start = self.bucket(hash);
-        self.slots[start..start + WAYS]
-            .iter()
-            .flatten()
-            .find(|e| e.key == *key)
-            .map(|e| {
-                self.hits.set(self.hits.get() + 1);
-                (e.pn, e.dn)
-            })
+        let bucket = self.bucket(hash);
+        let way = (0..WAYS).find(|&way| self.holds(bucket, way, key, hash))?;
+        self.hits.set(self.hits.get() + 1);
+        let entry = &self.entries[bucket * WAYS + way];
+        Some((entry.pn, entry.dn))
     }
 
     fn put(&mut self, key: &G::Key, hash: u64, pn: u32, dn: u32, work: u64) {
+        // Settled entries are worth keeping more than open ones.
+        let settled = pn == 0 || dn == 0;
+        let worth = work.max(1).saturating_mul(if settled { 4 } else { 1 });
+        self.place(Entry { key: *key, pn, dn }, Slot { hash, worth });
+    }
+
+    /// Files `entry` in its bucket, over its key's entry, an empty slot or
+    /// the entry least worth keeping.
+    fn place(&mut self, entry: Entry<G::Key>, slot: Slot) {
+        let (key, hash) = (&entry.key, slot.hash);
         // A full bucket doubles the table while the memory allows, so that
         // nothing is evicted before the table has its whole size.
         while self.mask + 1 < self.max_buckets {
-            let start = self.bucket(hash);
-            let full = self.slots[start..start + WAYS]
-                .iter()
-                .all(|slot| slot.as_ref().is_some_and(|e| e.key != *key));
+            let bucket = self.bucket(hash);
+            let full = (0..WAYS).all(|way| {
+                self.buckets[bucket].slots[way].worth != 0 && !self.holds(bucket, way, key, hash)
+            });
             if !full {
                 break;
             }
             self.grow();
         }
-        let start = self.bucket(hash);
-        let bucket = &mut self.slots[start..start + WAYS];
+        let bucket = self.bucket(hash);
         let mut victim = 0;
         let mut least = u64::MAX;
-        for (i, slot) in bucket.iter().enumerate() {
-            match slot {
-                Some(e) if e.key == *key => {
-                    victim = i;
-                    break;
+        for way in 0..WAYS {
+            let worth = self.buckets[bucket].slots[way].worth;
+            if worth == 0 {
+                if least > 0 {
+                    least = 0;
+                    victim = way;
                 }
-                Some(e) => {
-                    // Settled entries are worth keeping more than open ones.
-                    let settled = e.pn == 0 || e.dn == 0;
-                    let worth = e.work.saturating_mul(if settled { 4 } else { 1 });
-                    if worth < least {
-                        least = worth;
-                        victim = i;
-                    }
-                }
-                None => {
-                    if least > 0 {
-                        least = 0;
-                        victim = i;
-                    }
-                }
+            } else if self.holds(bucket, way, key, hash) {
+                victim = way;
+                break;
+            } else if worth < least {
+                least = worth;
+                victim = way;
             }
         }
-        if bucket[victim].is_none() {
+        if self.buckets[bucket].slots[victim].worth == 0 {
             self.len += 1;
         }
-        bucket[victim] = Some(Entry {
-            key: *key,
-            pn,
-            dn,
-            work,
-        });
+        self.buckets[bucket].slots[victim] = slot;
+        self.entries[bucket * WAYS + victim] = entry;
     }
 }
 
@@ -937,7 +961,7 @@ mod tests {
         )
         .unwrap();
         let mut table = Table::<DecisionState>::new(1 << 30);
-        assert_eq!(table.slots.len(), FIRST_BUCKETS * WAYS);
+        assert_eq!(table.entries.len(), FIRST_BUCKETS * WAYS);
         let max_slots = table.max_buckets * WAYS;
         assert!(table.capacity_bytes() <= 1 << 30 && table.capacity_bytes() > 1 << 29);
         // Distinct states: the positions along random games.
@@ -953,7 +977,7 @@ mod tests {
                 stored.push((state, pn + 1));
             }
         }
-        assert!(table.slots.len() > FIRST_BUCKETS * WAYS && table.slots.len() <= max_slots);
+        assert!(table.entries.len() > FIRST_BUCKETS * WAYS && table.entries.len() <= max_slots);
         // Growing lost nothing: every state holds its latest numbers.
         let mut latest = HashMap::new();
         for (state, pn) in &stored {
@@ -971,7 +995,53 @@ mod tests {
         assert_eq!(found, latest.len());
         // A small memory is all there is from the start.
         let small = Table::<DecisionState>::new(4096);
-        assert_eq!(small.slots.len(), small.max_buckets * WAYS);
+        assert_eq!(small.entries.len(), small.max_buckets * WAYS);
+    }
+
+    #[test]
+    fn a_full_bucket_replaces_the_entry_least_worth_keeping() {
+        use crate::veletas::{DecisionState, Position, Rules};
+        let rules = Rules::new(
+            5,
+            3,
+            crate::veletas::SetupRule::Perimeter,
+            crate::veletas::Lines::ShootersPass,
+        )
+        .unwrap();
+        // One bucket: every key lands in it.
+        let mut table = Table::<DecisionState>::new(Table::<DecisionState>::BUCKET_BYTES);
+        assert_eq!(table.max_buckets, 1);
+        let mut rng = Rng::for_game(9, 0);
+        let mut state = DecisionState::new(Position::new(rules));
+        let mut keys = Vec::new();
+        while keys.len() < 7 {
+            let action = crate::game::random_action(&state, &mut rng).expect("a long game");
+            Game::apply(&mut state, action);
+            keys.push(state.key(false));
+        }
+        let put = |table: &mut Table<DecisionState>, k: usize, pn: u32, work: u64| {
+            table.put(&keys[k], DecisionState::key_hash(&keys[k]), pn, 1, work);
+        };
+        let held = |table: &Table<DecisionState>| -> Vec<usize> {
+            (0..keys.len())
+                .filter(|&k| table.get(&keys[k], DecisionState::key_hash(&keys[k])).is_some())
+                .collect()
+        };
+        // Worth 5, 1, 3 and, settled (proof number 0), 2 x 4.
+        for (k, pn, work) in [(0, 1, 5), (1, 1, 1), (2, 1, 3), (3, 0, 2)] {
+            put(&mut table, k, pn, work);
+        }
+        put(&mut table, 4, 1, 4);
+        assert_eq!(held(&table), [0, 2, 3, 4]);
+        put(&mut table, 5, 1, 10);
+        assert_eq!(held(&table), [0, 3, 4, 5]);
+        // A key already held is replaced in place, whatever its worth.
+        put(&mut table, 4, 2, 1);
+        assert_eq!(held(&table), [0, 3, 4, 5]);
+        assert_eq!(table.get(&keys[4], DecisionState::key_hash(&keys[4])), Some((2, 1)));
+        assert_eq!(table.len, 4);
+        put(&mut table, 6, 1, 6);
+        assert_eq!(held(&table), [0, 3, 5, 6]);
     }
 
     #[test]

@@ -14,7 +14,7 @@ use crate::solver::{Solvable, put_first};
 
 /// A decision state as the solver's table files it. The size and the pie
 /// rule are not in it: one solver's states share them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Key {
     /// Light's and Dark's stones.
     stones: [[u64; 4]; 2],

@@ -12,7 +12,7 @@ use crate::solver::{Solvable, put_first};
 
 /// A decision state as the solver's table files it. The rules are not in
 /// it: one solver's states share them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Key {
     /// Black's and White's stones, the unclaimed shooters, and the shooters
     /// claimed by Black and by White.
