@@ -299,11 +299,22 @@ impl<G: Solvable> Table<G> {
         let buckets = std::mem::replace(&mut self.buckets, vec![Bucket::default(); count]);
         let entries = std::mem::replace(&mut self.entries, vec![Entry::default(); count * WAYS]);
         self.mask = count - 1;
-        self.len = 0;
-        for (i, entry) in entries.into_iter().enumerate() {
-            let slot = buckets[i / WAYS].slots[i % WAYS];
-            if slot.worth != 0 {
-                self.place(entry, slot);
+        // An old bucket's entries go to two new ones (its own index and the
+        // one half the table further), each to its first free way, in order:
+        // no new bucket overflows and no key meets its own, so nothing is
+        // compared.
+        for (old, bucket) in buckets.iter().enumerate() {
+            let mut used = [0; 2];
+            for (way, slot) in bucket.slots.iter().enumerate() {
+                if slot.worth == 0 {
+                    continue;
+                }
+                let new = self.bucket(slot.hash);
+                let half = usize::from(new != old);
+                let free = used[half];
+                used[half] += 1;
+                self.buckets[new].slots[free] = *slot;
+                self.entries[new * WAYS + free] = entries[old * WAYS + way];
             }
         }
     }
@@ -311,6 +322,50 @@ impl<G: Solvable> Table<G> {
     #[inline]
     fn bucket(&self, hash: u64) -> usize {
         hash as usize & self.mask
+    }
+
+    /// The way of `bucket` that a new entry takes: the one that holds its
+    /// key (`holds`), else the first empty one, else the one least worth
+    /// keeping.
+    #[inline]
+    fn victim(&self, bucket: usize, holds: impl Fn(usize) -> bool) -> usize {
+        let mut victim = 0;
+        let mut least = u64::MAX;
+        for way in 0..WAYS {
+            let worth = self.buckets[bucket].slots[way].worth;
+            if worth == 0 {
+                if least > 0 {
+                    least = 0;
+                    victim = way;
+                }
+            } else if holds(way) {
+                return way;
+            } else if worth < least {
+                least = worth;
+                victim = way;
+            }
+        }
+        victim
+    }
+
+    /// Asks the processor for the entry that `hash`'s key would take now
+    /// (if its hash is there, that one's), long before it is written.
+    #[inline]
+    fn prefetch_victim(&self, hash: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let bucket = self.bucket(hash);
+            let way = self.victim(bucket, |way| self.buckets[bucket].slots[way].hash == hash);
+            let entry = std::ptr::from_ref(&self.entries[bucket * WAYS + way]).cast::<i8>();
+            // SAFETY: prefetches are hints that never fault, of a live entry.
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(entry);
+                _mm_prefetch::<_MM_HINT_T0>(entry.wrapping_add(64));
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = hash;
     }
 
     /// Asks the processor to bring the slots of `hash`'s bucket into its
@@ -367,23 +422,7 @@ impl<G: Solvable> Table<G> {
             self.grow();
         }
         let bucket = self.bucket(hash);
-        let mut victim = 0;
-        let mut least = u64::MAX;
-        for way in 0..WAYS {
-            let worth = self.buckets[bucket].slots[way].worth;
-            if worth == 0 {
-                if least > 0 {
-                    least = 0;
-                    victim = way;
-                }
-            } else if self.holds(bucket, way, key, hash) {
-                victim = way;
-                break;
-            } else if worth < least {
-                least = worth;
-                victim = way;
-            }
-        }
+        let victim = self.victim(bucket, |way| self.holds(bucket, way, key, hash));
         if self.buckets[bucket].slots[victim].worth == 0 {
             self.len += 1;
         }
@@ -636,6 +675,9 @@ impl<G: Solvable> Solver<G> {
         }
         let start = self.nodes;
         let or = state.seat_to_act() == self.prover;
+        // The node's entry is written when it returns, mostly right after
+        // its children are made and looked up: it arrives meanwhile.
+        self.table.prefetch_victim(filed.hash);
         let mut children = self.expand(state);
         loop {
             let (pn, dn) = numbers(&children, or);
