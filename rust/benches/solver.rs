@@ -241,12 +241,8 @@ impl<G: Solvable> Solvable for Unordered<G> {
     const MAY_REPEAT: bool = G::MAY_REPEAT;
     const SOLVE_AT_EMPTY: u32 = G::SOLVE_AT_EMPTY;
 
-    fn key(&self, symmetric: bool) -> G::Key {
+    fn key(&self, symmetric: bool) -> (G::Key, u64) {
         self.0.key(symmetric)
-    }
-
-    fn key_hash(key: &G::Key) -> u64 {
-        G::key_hash(key)
     }
 
     fn empty_cells(&self) -> u32 {

@@ -33,12 +33,12 @@ pub trait Solvable: Game + Copy + Eq + std::hash::Hash {
     /// in the table's empty slots).
     type Key: Copy + Eq + Default;
 
-    /// The key of the state; with `symmetric`, one key for the state and its
-    /// images under the board's symmetries (which have its value).
-    fn key(&self, symmetric: bool) -> Self::Key;
-
-    /// A hash of a key, whose low bits pick the table's bucket.
-    fn key_hash(key: &Self::Key) -> u64;
+    /// The key of the state and its hash, whose low bits pick the table's
+    /// bucket; with `symmetric`, one key (and hash) for the state and its
+    /// images under the board's symmetries (which have its value). The
+    /// hash is kept beside the key in the table, not in it: a key is stored
+    /// whole in every entry, which is best kept to a cache line.
+    fn key(&self, symmetric: bool) -> (Self::Key, u64);
 
     /// Whether a position can repeat in a game: then the path is watched.
     const MAY_REPEAT: bool = true;
@@ -236,11 +236,21 @@ struct Slot {
 
 /// The slots of a bucket in one cache line: a look-up reads them and then
 /// only an entry whose hash matches, a replacement no entry at all, where
-/// the entries, a whole state each, take a line or two apiece.
+/// the entries, a whole state each, take a line or more apiece. (Kept apart
+/// from the entries, the slots of all buckets take a sixth of the memory or
+/// less, which the processor's caches and page tables hold better.)
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(64))]
 struct Bucket {
     slots: [Slot; WAYS],
+}
+
+/// The entries of a bucket's slots (an empty slot's entry is never read),
+/// aligned on a cache line, so that an entry of 64 bytes fills one.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Ways<K> {
+    entries: [Entry<K>; WAYS],
 }
 
 /// The transposition table: buckets of [`WAYS`] entries, the whole state in
@@ -248,9 +258,8 @@ struct Bucket {
 /// memory it was given, so that a small solve does not pay for a big table.
 struct Table<G: Solvable> {
     buckets: Vec<Bucket>,
-    /// The entries, [`WAYS`] a bucket, beside their slots (an empty
-    /// slot's entry is never read).
-    entries: Vec<Entry<G::Key>>,
+    /// The entries of each bucket.
+    ways: Vec<Ways<G::Key>>,
     mask: usize,
     len: usize,
     /// The most buckets the memory allows.
@@ -266,8 +275,7 @@ const FIRST_BUCKETS: usize = 1 << 12;
 
 impl<G: Solvable> Table<G> {
     /// The memory of one bucket with its entries.
-    const BUCKET_BYTES: usize =
-        std::mem::size_of::<Bucket>() + WAYS * std::mem::size_of::<Entry<G::Key>>();
+    const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>() + std::mem::size_of::<Ways<G::Key>>();
 
     fn new(bytes: usize) -> Table<G> {
         let buckets = (bytes / Self::BUCKET_BYTES).max(1);
@@ -280,7 +288,7 @@ impl<G: Solvable> Table<G> {
         let buckets = max_buckets.min(FIRST_BUCKETS);
         Table {
             buckets: vec![Bucket::default(); buckets],
-            entries: vec![Entry::default(); buckets * WAYS],
+            ways: vec![Ways::default(); buckets],
             mask: buckets - 1,
             len: 0,
             max_buckets,
@@ -297,7 +305,7 @@ impl<G: Solvable> Table<G> {
     fn grow(&mut self) {
         let count = (self.mask + 1) * 2;
         let buckets = std::mem::replace(&mut self.buckets, vec![Bucket::default(); count]);
-        let entries = std::mem::replace(&mut self.entries, vec![Entry::default(); count * WAYS]);
+        let ways = std::mem::replace(&mut self.ways, vec![Ways::default(); count]);
         self.mask = count - 1;
         // An old bucket's entries go to two new ones (its own index and the
         // one half the table further), each to its first free way, in order:
@@ -314,7 +322,7 @@ impl<G: Solvable> Table<G> {
                 let free = used[half];
                 used[half] += 1;
                 self.buckets[new].slots[free] = *slot;
-                self.entries[new * WAYS + free] = entries[old * WAYS + way];
+                self.ways[new].entries[free] = ways[old].entries[way];
             }
         }
     }
@@ -357,11 +365,13 @@ impl<G: Solvable> Table<G> {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
             let bucket = self.bucket(hash);
             let way = self.victim(bucket, |way| self.buckets[bucket].slots[way].hash == hash);
-            let entry = std::ptr::from_ref(&self.entries[bucket * WAYS + way]).cast::<i8>();
-            // SAFETY: prefetches are hints that never fault, of a live entry.
-            unsafe {
-                _mm_prefetch::<_MM_HINT_T0>(entry);
-                _mm_prefetch::<_MM_HINT_T0>(entry.wrapping_add(64));
+            let entry = std::ptr::from_ref(&self.ways[bucket].entries[way]).cast::<i8>();
+            // The cache lines the entry spans.
+            let skip = entry as usize % 64;
+            for line in (0..skip + std::mem::size_of::<Entry<G::Key>>()).step_by(64) {
+                // SAFETY: a prefetch is a hint that never faults, here of
+                // the lines of a live entry.
+                unsafe { _mm_prefetch::<_MM_HINT_T0>(entry.wrapping_add(line).wrapping_sub(skip)) };
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
@@ -387,14 +397,14 @@ impl<G: Solvable> Table<G> {
     #[inline]
     fn holds(&self, bucket: usize, way: usize, key: &G::Key, hash: u64) -> bool {
         let slot = self.buckets[bucket].slots[way];
-        slot.hash == hash && slot.worth != 0 && self.entries[bucket * WAYS + way].key == *key
+        slot.hash == hash && slot.worth != 0 && self.ways[bucket].entries[way].key == *key
     }
 
     fn get(&self, key: &G::Key, hash: u64) -> Option<(u32, u32)> {
         let bucket = self.bucket(hash);
         let way = (0..WAYS).find(|&way| self.holds(bucket, way, key, hash))?;
         self.hits.set(self.hits.get() + 1);
-        let entry = &self.entries[bucket * WAYS + way];
+        let entry = &self.ways[bucket].entries[way];
         Some((entry.pn, entry.dn))
     }
 
@@ -427,7 +437,7 @@ impl<G: Solvable> Table<G> {
             self.len += 1;
         }
         self.buckets[bucket].slots[victim] = slot;
-        self.entries[bucket * WAYS + victim] = entry;
+        self.ways[bucket].entries[victim] = entry;
     }
 }
 
@@ -555,11 +565,8 @@ impl<G: Solvable> Solver<G> {
     /// The table's key of `state` and its hash.
     #[inline]
     fn filed(&self, state: &G) -> Filed<G::Key> {
-        let key = state.key(self.symmetric);
-        Filed {
-            key,
-            hash: G::key_hash(&key),
-        }
+        let (key, hash) = state.key(self.symmetric);
+        Filed { key, hash }
     }
 
     /// The numbers of a state not expanded here: the end of the game, the
@@ -1023,7 +1030,7 @@ mod tests {
         )
         .unwrap();
         let mut table = Table::<DecisionState>::new(1 << 30);
-        assert_eq!(table.entries.len(), FIRST_BUCKETS * WAYS);
+        assert_eq!(table.buckets.len(), FIRST_BUCKETS);
         let max_slots = table.max_buckets * WAYS;
         assert!(table.capacity_bytes() <= 1 << 30 && table.capacity_bytes() > 1 << 29);
         // Distinct states: the positions along random games.
@@ -1034,12 +1041,12 @@ mod tests {
             while let Some(action) = crate::game::random_action(&state, &mut rng) {
                 Game::apply(&mut state, action);
                 let pn = stored.len() as u32;
-                let key = state.key(false);
-                table.put(&key, DecisionState::key_hash(&key), pn + 1, 7, 1);
+                let (key, hash) = state.key(false);
+                table.put(&key, hash, pn + 1, 7, 1);
                 stored.push((state, pn + 1));
             }
         }
-        assert!(table.entries.len() > FIRST_BUCKETS * WAYS && table.entries.len() <= max_slots);
+        assert!(table.buckets.len() > FIRST_BUCKETS && table.buckets.len() * WAYS <= max_slots);
         // Growing lost nothing: every state holds its latest numbers.
         let mut latest = HashMap::new();
         for (state, pn) in &stored {
@@ -1047,8 +1054,8 @@ mod tests {
         }
         let mut found = 0;
         for (state, pn) in &latest {
-            let key = state.key(false);
-            if let Some(numbers) = table.get(&key, DecisionState::key_hash(&key)) {
+            let (key, hash) = state.key(false);
+            if let Some(numbers) = table.get(&key, hash) {
                 assert_eq!(numbers, (*pn, 7));
                 found += 1;
             }
@@ -1057,7 +1064,7 @@ mod tests {
         assert_eq!(found, latest.len());
         // A small memory is all there is from the start.
         let small = Table::<DecisionState>::new(4096);
-        assert_eq!(small.entries.len(), small.max_buckets * WAYS);
+        assert_eq!(small.buckets.len(), small.max_buckets);
     }
 
     #[test]
@@ -1082,15 +1089,11 @@ mod tests {
             keys.push(state.key(false));
         }
         let put = |table: &mut Table<DecisionState>, k: usize, pn: u32, work: u64| {
-            table.put(&keys[k], DecisionState::key_hash(&keys[k]), pn, 1, work);
+            table.put(&keys[k].0, keys[k].1, pn, 1, work);
         };
         let held = |table: &Table<DecisionState>| -> Vec<usize> {
             (0..keys.len())
-                .filter(|&k| {
-                    table
-                        .get(&keys[k], DecisionState::key_hash(&keys[k]))
-                        .is_some()
-                })
+                .filter(|&k| table.get(&keys[k].0, keys[k].1).is_some())
                 .collect()
         };
         // Worth 5, 1, 3 and, settled (proof number 0), 2 x 4.
@@ -1104,10 +1107,7 @@ mod tests {
         // A key already held is replaced in place, whatever its worth.
         put(&mut table, 4, 2, 1);
         assert_eq!(held(&table), [0, 3, 4, 5]);
-        assert_eq!(
-            table.get(&keys[4], DecisionState::key_hash(&keys[4])),
-            Some((2, 1))
-        );
+        assert_eq!(table.get(&keys[4].0, keys[4].1), Some((2, 1)));
         assert_eq!(table.len, 4);
         put(&mut table, 6, 1, 6);
         assert_eq!(held(&table), [0, 3, 5, 6]);

@@ -10,20 +10,37 @@ use super::symmetry;
 use crate::game::Action;
 use crate::solver::{Solvable, put_first};
 
-/// A decision state as the solver's table files it. The rules are not in
-/// it: one solver's states share them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// A decision state as the solver's table files it, in 56 bytes, so that
+/// an entry of the table (the key and two numbers) fills one cache line.
+/// The rules are not in it: one solver's states share them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Key {
-    /// Black's and White's stones, the unclaimed shooters, and the shooters
-    /// claimed by Black and by White.
-    sets: [u128; 5],
-    /// The stage of the turn and its squares (see [`stage_code`]).
-    stage: u32,
-    /// The side to move, the phase and the swap.
-    flags: u8,
-    /// The hash: the position's Zobrist hash mixed with the stage and the
-    /// swap, or for an image, a mix of the image.
-    hash: u64,
+    /// The pieces as three bit planes, each a `u128` in two words (see
+    /// [`planes`]).
+    planes: [u64; 6],
+    /// The stage of the turn and its squares ([`stage_code`]), and above
+    /// them the side to move, the phase and the swap.
+    code: u32,
+}
+
+/// The five sets of pieces (Black's and White's stones, the unclaimed
+/// shooters, the shooters claimed by Black and by White), disjoint, as
+/// three bit planes: a square's piece is numbered 1 to 5 in that order,
+/// its number's bits spread over the planes.
+fn planes(sets: &[u128; 5]) -> [u64; 6] {
+    let [black, white, shooters, claimed_black, claimed_white] = *sets;
+    let planes = [
+        black | shooters | claimed_white,
+        white | shooters,
+        claimed_black | claimed_white,
+    ];
+    std::array::from_fn(|k| (planes[k / 2] >> (64 * (k % 2))) as u64)
+}
+
+/// A key's code: the stage's, with the flags above it.
+fn code(stage: u32, flags: u8) -> u32 {
+    debug_assert!(stage < 1 << 24);
+    u32::from(flags) << 24 | stage
 }
 
 /// A mix of the parts of a decision state that the position's Zobrist hash
@@ -99,6 +116,18 @@ fn least_image(sets: [u128; 5], stage: Stage, size: u32) -> ([u128; 5], u32) {
     (best, stage)
 }
 
+/// The five sets of a state's pieces, in the order of [`planes`].
+fn sets(state: &DecisionState) -> [u128; 5] {
+    let position = state.position();
+    [
+        position.stones(Color::Black).0,
+        position.stones(Color::White).0,
+        position.shooters().0,
+        position.claimed(Color::Black).0,
+        position.claimed(Color::White).0,
+    ]
+}
+
 impl Solvable for DecisionState {
     type Key = Key;
 
@@ -112,15 +141,11 @@ impl Solvable for DecisionState {
         self.position().empty().count()
     }
 
-    fn key(&self, symmetric: bool) -> Key {
+    /// The hash: the position's Zobrist hash mixed with the stage and the
+    /// swap, or for an image, a mix of the image.
+    fn key(&self, symmetric: bool) -> (Key, u64) {
         let position = self.position();
-        let sets = [
-            position.stones(Color::Black).0,
-            position.stones(Color::White).0,
-            position.shooters().0,
-            position.claimed(Color::Black).0,
-            position.claimed(Color::White).0,
-        ];
+        let sets = sets(self);
         let flags =
             position.turn() as u8 | (position.phase() as u8) << 1 | u8::from(self.swapped()) << 3;
         // In play, a position and its images rarely meet in one search: on
@@ -131,25 +156,17 @@ impl Solvable for DecisionState {
         let stage = self.stage();
         if symmetric && position.phase() != Phase::Play {
             let (sets, stage) = least_image(sets, stage, self.size());
-            let hash = mix(&sets, stage, flags);
-            return Key {
-                sets,
-                stage,
-                flags,
-                hash,
+            let key = Key {
+                planes: planes(&sets),
+                code: code(stage, flags),
             };
+            return (key, mix(&sets, stage, flags));
         }
-        Key {
-            sets,
-            stage: stage_code(stage, |sq| sq),
-            flags,
-            hash: position.zobrist_hash() ^ stage_key(self),
-        }
-    }
-
-    #[inline]
-    fn key_hash(key: &Key) -> u64 {
-        key.hash
+        let key = Key {
+            planes: planes(&sets),
+            code: code(stage_code(stage, |sq| sq), flags),
+        };
+        (key, position.zobrist_hash() ^ stage_key(self))
     }
 
     /// Shots next to an unclaimed shooter first: they are the ones that
@@ -189,9 +206,33 @@ mod tests {
         DecisionState::with_swapped(position, state.swapped())
     }
 
-    /// The sets of `state`'s key before any symmetry.
-    fn sets(state: &DecisionState) -> [u128; 5] {
-        state.key(false).sets
+    #[test]
+    fn the_planes_keep_every_piece() {
+        // Read back from the planes, the five sets of random positions.
+        let rules = Rules::new(10, 7, SetupRule::Perimeter, Lines::ShootersPass).unwrap();
+        let mut rng = Rng::for_game(11, 0);
+        for _ in 0..20 {
+            let mut state = DecisionState::new(Position::new(rules));
+            while let Some(action) = random_action(&state, &mut rng) {
+                Game::apply(&mut state, action);
+                let words = state.key(false).0.planes;
+                let plane =
+                    |k: usize| u128::from(words[2 * k]) | u128::from(words[2 * k + 1]) << 64;
+                let number =
+                    |square: u32| (0..3).map(|k| (plane(k) >> square & 1) << k).sum::<u128>();
+                let mut read = [0u128; 5];
+                for square in 0..128 {
+                    match number(square) {
+                        0 => {}
+                        n @ 1..=5 => read[n as usize - 1] |= 1 << square,
+                        n => panic!("no piece is numbered {n}"),
+                    }
+                }
+                assert_eq!(read, sets(&state));
+            }
+        }
+        // An entry of the table, the key and two numbers, is a cache line.
+        assert_eq!(std::mem::size_of::<Key>() + 8, 64);
     }
 
     #[test]
