@@ -8,6 +8,7 @@ import json
 import os
 import random
 import re
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ import veletas
 from veletas import games, meridians
 from veletas.cli import main
 from veletas.errors import LimitError, ProofError
-from veletas.solving import Proof, solve
+from veletas.solving import Proof, Solver, solve
 
 # Black, with one claim, wins by shooting onto a7.
 WIN_IN_ONE = "1o5/sx5/xx5/7/3s3/7/1o3oX b play 3"
@@ -290,6 +291,78 @@ def test_a_budget_stops_every_thread() -> None:
     # Each thread may pass the budget by what it searched since it last
     # looked.
     assert 500 <= result.nodes <= 1000
+
+
+def test_a_kept_solver_finds_the_values_and_moves_of_fresh_solves() -> None:
+    # Both games, several rules and both sides to act through one solver:
+    # each game and rules gets tables of its own.
+    solver = Solver(memory=SMALL)
+    kinds = ["veletas 5x5/3", "veletas 6x6/3", "meridians 5-6", "meridians 5-6 pie"]
+    boards = [board for kind in kinds for board in endgames(kind, 6, seed=12)]
+    random.Random(3).shuffle(boards)
+    seen = set()
+    for board in boards:
+        kept = solver.solve(board, max_nodes=200_000)
+        fresh = solve(board, memory=SMALL, max_nodes=200_000)
+        if "unknown" in (kept.value, fresh.value):
+            continue
+        assert kept.value == fresh.value, board.fen()
+        if kept.value == "win":
+            after = board.copy()
+            after.push(kept.move)
+            # The move wins: the opponent has lost or cannot win from there.
+            assert after.is_game_over() or solve(after, memory=SMALL).value != "win"
+        seen.add((kept.value, int(board.turn)))
+    assert len(seen) == 4
+    assert len(solver._tables) == len(kinds)
+
+
+def test_a_kept_solver_searches_as_a_fresh_one() -> None:
+    # Its table emptied before each solve, whatever the earlier ones filed.
+    solver = Solver(memory=SMALL)
+    for board in endgames("veletas 6x6/3", 8, seed=5):
+        for _ in range(2):
+            kept = solver.solve(board, max_nodes=100_000)
+            fresh = solve(board, memory=SMALL, max_nodes=100_000)
+            assert (kept.value, kept.move, kept.nodes) == (fresh.value, fresh.move, fresh.nodes)
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "message"),
+    [
+        ({"memory": 1000}, LimitError, "memory must be 1,048,576 to"),
+        ({"memory": "big"}, TypeError, "memory"),
+        ({"symmetries": 1}, TypeError, "symmetries must be a bool"),
+    ],
+)
+def test_a_kept_solver_refuses_bad_options_by_name(
+    options: dict[str, Any], error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        Solver(**options)
+
+
+def test_a_kept_solver_solves_one_position_at_a_time() -> None:
+    solver = Solver(memory=SMALL)
+    board = veletas.Board(variant="small")
+    board.push_str("*c3")
+    started = threading.Event()
+    results = []
+
+    def long_solve() -> None:
+        results.append(solver.solve(board, seconds=3, progress=lambda *_: started.set()))
+
+    worker = threading.Thread(target=long_solve)
+    worker.start()
+    assert started.wait(10)
+    with pytest.raises(ValueError, match="solving another position"):
+        solver.solve(board, max_nodes=10)
+    worker.join()
+    assert results[0].value == "unknown"
+    # Free again, with its tables.
+    assert solver.solve(board, max_nodes=10).value == "unknown"
+    with pytest.raises(TypeError, match="proof must be a bool"):
+        solver.solve(board, proof="yes")
 
 
 def test_a_finished_game_is_refused() -> None:

@@ -62,13 +62,22 @@ from veletas import distributed, meridians, records, svg  # noqa: E402  (they us
 from veletas.datasets import read_playouts  # noqa: E402
 from veletas.report import report  # noqa: E402
 
-_NATIVE_ONLY = ("GreedyBot", "MctsBot", "RandomBot", "VectorEnv", "bots", "review", "solve")
+_NATIVE_ONLY = (
+    "GreedyBot",
+    "MctsBot",
+    "RandomBot",
+    "Solver",
+    "VectorEnv",
+    "bots",
+    "review",
+    "solve",
+)
 
 if _native is not None:
     from veletas import bots
     from veletas.bots import GreedyBot, MctsBot, RandomBot
     from veletas.review import review
-    from veletas.solving import solve
+    from veletas.solving import Solver, solve
     from veletas.vector_env import VectorEnv
 else:
 
@@ -102,6 +111,7 @@ __all__ = [
     "Playouts",
     "RandomBot",
     "RoundRobin",
+    "Solver",
     "VectorEnv",
     "VeletasError",
     "bots",

@@ -37,6 +37,7 @@ __all__ = [
     "MeridiansMove",
     "MeridiansVectorEnv",
     "Move",
+    "SolverTables",
     "StopFlag",
     "VectorEnv",
     "__version__",
@@ -669,6 +670,13 @@ class StopFlag:
     def is_set(self) -> bool:
         """Whether the flag is raised."""
 
+@final
+class SolverTables:
+    """The exact solver's tables kept from one solve to the next, one for
+    each side to act, of the game and rules of the positions given."""
+
+    def __new__(cls) -> SolverTables: ...
+
 def random_move(
     fen: str,
     setup_rule: str,
@@ -695,6 +703,7 @@ def solve(
     progress: Callable[[int, float, int], object] | None = None,
     threads: int = 1,
     symmetries: bool = True,
+    tables: SolverTables | None = None,
 ) -> _Solved:
     """Solves ``fen`` exactly without the GIL: ``(value, move, nodes,
     seconds, proof_size, proof)`` (see ``veletas.solve``)."""
@@ -1026,6 +1035,7 @@ def meridians_solve(
     progress: Callable[[int, float, int], object] | None = None,
     threads: int = 1,
     symmetries: bool = True,
+    tables: SolverTables | None = None,
 ) -> _Solved: ...
 def meridians_playouts(
     fen: str,

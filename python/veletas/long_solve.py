@@ -39,7 +39,7 @@ from veletas.limits import (
     check_solve_nodes,
     check_solver_memory,
 )
-from veletas.solving import Proof, solve
+from veletas.solving import Proof, Solver, solve
 
 __all__ = ["INFINITE", "LongSolve", "ProgressFile", "Settled"]
 
@@ -194,7 +194,8 @@ class LongSolve:
     runs, its settled positions kept in ``progress``.
 
     :param leaf_nodes: the budget of each leaf's native solve, in positions.
-    :param memory: the table of each leaf's solve, in bytes.
+    :param memory: the table of the leaves' solver, in bytes, kept from
+        leaf to leaf (:class:`veletas.Solver`).
     :param skip: moves left out at the root (``{"swap"}``: the value if the
         pie is declined).
     :param key: a board's key (default: its position string); positions with
@@ -224,6 +225,7 @@ class LongSolve:
                 raise TypeError(f"{name} must be callable, not {type(function).__name__}")
         self.leaf_nodes = check_solve_nodes(leaf_nodes, "leaf_nodes")
         self.memory = check_solver_memory(memory)
+        self._solver = Solver(memory=self.memory)
         self.progress = progress
         self._key: Key = key if key is not None else _fen
         self._solve_if = solve_if
@@ -367,11 +369,10 @@ class LongSolve:
         # The value alone: the proof of a leaf is built when the whole
         # proof is (`proof`), and building it here after a long solve can
         # take far longer than the solve.
-        result = solve(
+        result = self._solver.solve(
             leaf.board,
             max_nodes=self.leaf_nodes,
             seconds=left,
-            memory=self.memory,
             max_proof=0,
         )
         self.leaves += 1

@@ -261,11 +261,25 @@ fn solve_alone<G: Solvable>(
     progress: &mut dyn FnMut(&Progress),
 ) -> Solved {
     let mut solver = Solver::new(budget.table_bytes);
+    solve_with(&mut solver, state, budget, stop, max_proof, done, progress)
+}
+
+/// The plain solve on this thread by `solver`, whose table keeps what
+/// earlier solves of the same prover filed (its size as it was made).
+pub fn solve_with<G: Solvable>(
+    solver: &mut Solver<G>,
+    state: &G,
+    budget: &Budget,
+    stop: &AtomicBool,
+    max_proof: usize,
+    done: &impl Fn(&G) -> bool,
+    progress: &mut dyn FnMut(&Progress),
+) -> Solved {
     let outcome = solver.solve(state, budget, stop, progress);
     let (line, proof) = if outcome.value == Value::Win {
         (
             solver.winning_line(state, done),
-            proof_within(&mut solver, state, max_proof),
+            proof_within(solver, state, max_proof),
         )
     } else {
         (Vec::new(), None)

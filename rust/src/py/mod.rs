@@ -30,6 +30,9 @@ mod _veletas {
     #[pymodule_export]
     use super::stop::PyStopFlag;
 
+    #[pymodule_export]
+    use super::solve::PySolverTables;
+
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -3,6 +3,7 @@
 //! its proof in whole moves ([`crate::proof`]). A game's bindings make the
 //! decision state of a position string and call [`solve`].
 
+use std::any::Any;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -13,8 +14,32 @@ use pyo3::prelude::*;
 use crate::player::Turns;
 use crate::proof::{MoveNode, in_moves};
 use crate::py::stop::PyStopFlag;
-use crate::solver::{Budget, Progress, Solvable, Value};
+use crate::solver::{Budget, Progress, Solvable, Solver, Value};
 use crate::solver_threads;
+
+/// The table of the exact solver that a `veletas.Solver` keeps from one
+/// solve to the next, emptied before each, of the game and the rules of
+/// the positions it is given (the Python side keeps one `SolverTables` for
+/// each), made at the first solve that needs it.
+#[pyclass(name = "SolverTables", module = "veletas._veletas", frozen)]
+#[derive(Default)]
+pub struct PySolverTables {
+    kept: Mutex<Option<Box<dyn Any + Send>>>,
+}
+
+#[pymethods]
+impl PySolverTables {
+    #[new]
+    fn new() -> PySolverTables {
+        PySolverTables::default()
+    }
+}
+
+/// The solver of one game's positions, its table of `memory` bytes.
+struct Kept<G: Solvable> {
+    memory: usize,
+    solver: Solver<G>,
+}
 
 /// One position of a proof as Python reads it: `("won", [])`, `("move",
 /// [(move, child)])` or `("replies", [(move, child), ...])`, children by
@@ -44,7 +69,7 @@ pub type Solved = (
 /// raised here). The proof is built up to `max_proof` positions and
 /// returned with `proof`.
 #[allow(clippy::too_many_arguments)]
-pub fn solve<G: Solvable + Turns + Send + Sync>(
+pub fn solve<G: Solvable + Turns + Send + Sync + 'static>(
     py: Python<'_>,
     state: G,
     seconds: Option<f64>,
@@ -56,11 +81,18 @@ pub fn solve<G: Solvable + Turns + Send + Sync>(
     proof: bool,
     stop: Option<PyRef<'_, PyStopFlag>>,
     progress: Option<&Py<PyAny>>,
+    tables: Option<&PySolverTables>,
 ) -> PyResult<Solved>
 where
     G::Move: Copy,
     G::Key: Send,
 {
+    if tables.is_some() && threads != 1 {
+        return Err(PyValueError::new_err(format!(
+            "a solver that keeps its tables solves on one thread, not {threads}"
+        )));
+    }
+    let kept = tables.map(|tables| &tables.kept);
     let time = seconds
         .map(|s| {
             Duration::try_from_secs_f64(s)
@@ -93,16 +125,21 @@ where
                 stop.store(true, Ordering::Relaxed);
             }
         };
-        solver_threads::solve(
-            &state,
-            &budget,
-            threads,
-            &stop,
-            max_proof.saturating_mul(G::TURN_DECISIONS.max(1) * 4),
-            G::starts_turn,
-            &mut report,
-        )
+        let max_proof = max_proof.saturating_mul(G::TURN_DECISIONS.max(1) * 4);
+        let Some(kept) = kept else {
+            return Ok(solver_threads::solve(
+                &state,
+                &budget,
+                threads,
+                &stop,
+                max_proof,
+                G::starts_turn,
+                &mut report,
+            ));
+        };
+        solve_kept(kept, &state, &budget, memory, &stop, max_proof, &mut report)
     });
+    let solved = solved.map_err(PyValueError::new_err)?;
     let moves = solved
         .proof
         .as_ref()
@@ -144,6 +181,50 @@ where
     ))
 }
 
+/// The plain solve by the solver in `kept`, its table emptied, made (of
+/// `memory` bytes) if it has none of this game and memory; refused while
+/// another solve holds it.
+fn solve_kept<G: Solvable + Turns + 'static>(
+    kept: &Mutex<Option<Box<dyn Any + Send>>>,
+    state: &G,
+    budget: &Budget,
+    memory: usize,
+    stop: &AtomicBool,
+    max_proof: usize,
+    report: &mut dyn FnMut(&Progress),
+) -> Result<solver_threads::Solved, &'static str>
+where
+    G::Key: Send,
+{
+    let Ok(mut kept) = kept.try_lock() else {
+        return Err("this solver is solving another position: one at a time");
+    };
+    let fits = kept
+        .as_mut()
+        .and_then(|k| k.downcast_mut::<Kept<G>>())
+        .is_some_and(|k| k.memory == memory);
+    if !fits {
+        *kept = Some(Box::new(Kept::<G> {
+            memory,
+            solver: Solver::new(memory),
+        }));
+    }
+    let kept = kept
+        .as_mut()
+        .and_then(|k| k.downcast_mut::<Kept<G>>())
+        .expect("the tables were just made for this game");
+    kept.solver.forget();
+    Ok(solver_threads::solve_with(
+        &mut kept.solver,
+        state,
+        budget,
+        stop,
+        max_proof,
+        &G::starts_turn,
+        report,
+    ))
+}
+
 /// Defines a game's solve function under its Python name: the arguments
 /// that give the position (`fen`, the game's rule options and `swapped`)
 /// and the expression that makes the decision state of them.
@@ -159,7 +240,7 @@ macro_rules! solve_function {
         #[pyo3(signature = (
             $($arg),+, *, memory, max_proof, seconds = None, max_nodes = None,
             proof = false, stop = None, progress = None, threads = 1,
-            symmetries = true,
+            symmetries = true, tables = None,
         ))]
         #[allow(clippy::too_many_arguments)]
         pub fn $name(
@@ -174,6 +255,7 @@ macro_rules! solve_function {
             progress: Option<pyo3::Py<pyo3::PyAny>>,
             threads: usize,
             symmetries: bool,
+            tables: Option<pyo3::PyRef<'_, $crate::py::solve::PySolverTables>>,
         ) -> pyo3::PyResult<$crate::py::solve::Solved> {
             let state = $state_of;
             $crate::py::solve::solve(
@@ -188,6 +270,7 @@ macro_rules! solve_function {
                 proof,
                 stop,
                 progress.as_ref(),
+                tables.as_deref(),
             )
         }
     };
