@@ -1167,7 +1167,9 @@ mod tests {
                 (again.value, again.action, again.nodes),
                 (fresh.value, fresh.action, fresh.nodes)
             );
+            grown = grown.max(kept.table.buckets.len());
         }
+        assert_eq!(grown, 8192);
     }
 
     #[test]
