@@ -56,7 +56,8 @@ where
     let started = Instant::now();
     let legal = state.legal_actions();
     if threads <= 1 || state.winner().is_some() || legal.len() < 2 {
-        return solve_alone(state, budget, stop, max_proof, &done, progress);
+        let mut solver = Solver::new(budget.table_bytes);
+        return solve_with(&mut solver, state, budget, stop, max_proof, &done, progress);
     }
     let prover = state.seat_to_act();
     let mut actions: Vec<Action> = (0..legal.len()).filter_map(|k| legal.nth(k)).collect();
@@ -249,19 +250,6 @@ where
         nodes,
         elapsed: started.elapsed(),
     }
-}
-
-/// The plain solve on this thread.
-fn solve_alone<G: Solvable>(
-    state: &G,
-    budget: &Budget,
-    stop: &AtomicBool,
-    max_proof: usize,
-    done: &impl Fn(&G) -> bool,
-    progress: &mut dyn FnMut(&Progress),
-) -> Solved {
-    let mut solver = Solver::new(budget.table_bytes);
-    solve_with(&mut solver, state, budget, stop, max_proof, done, progress)
 }
 
 /// The plain solve on this thread by `solver`, whose table keeps what
