@@ -295,7 +295,7 @@ def test_a_budget_stops_every_thread() -> None:
 
 def test_a_kept_solver_finds_the_values_and_moves_of_fresh_solves() -> None:
     # Both games, several rules and both sides to act through one solver:
-    # each game and rules gets tables of its own.
+    # each game and rules gets a table of its own.
     solver = Solver(memory=SMALL)
     kinds = ["veletas 5x5/3", "veletas 6x6/3", "meridians 5-6", "meridians 5-6 pie"]
     boards = [board for kind in kinds for board in endgames(kind, 6, seed=12)]
@@ -359,7 +359,7 @@ def test_a_kept_solver_solves_one_position_at_a_time() -> None:
         solver.solve(board, max_nodes=10)
     worker.join()
     assert results[0].value == "unknown"
-    # Free again, with its tables.
+    # Free again, with its table.
     assert solver.solve(board, max_nodes=10).value == "unknown"
     with pytest.raises(TypeError, match="proof must be a bool"):
         solver.solve(board, proof="yes")

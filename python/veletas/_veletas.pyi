@@ -37,7 +37,7 @@ __all__ = [
     "MeridiansMove",
     "MeridiansVectorEnv",
     "Move",
-    "SolverTables",
+    "SolverTable",
     "StopFlag",
     "VectorEnv",
     "__version__",
@@ -671,11 +671,11 @@ class StopFlag:
         """Whether the flag is raised."""
 
 @final
-class SolverTables:
-    """The exact solver's tables kept from one solve to the next, one for
-    each side to act, of the game and rules of the positions given."""
+class SolverTable:
+    """The exact solver's table kept from one solve to the next, of the
+    game and rules of the positions given."""
 
-    def __new__(cls) -> SolverTables: ...
+    def __new__(cls) -> SolverTable: ...
 
 def random_move(
     fen: str,
@@ -703,7 +703,7 @@ def solve(
     progress: Callable[[int, float, int], object] | None = None,
     threads: int = 1,
     symmetries: bool = True,
-    tables: SolverTables | None = None,
+    table: SolverTable | None = None,
 ) -> _Solved:
     """Solves ``fen`` exactly without the GIL: ``(value, move, nodes,
     seconds, proof_size, proof)`` (see ``veletas.solve``)."""
@@ -1035,7 +1035,7 @@ def meridians_solve(
     progress: Callable[[int, float, int], object] | None = None,
     threads: int = 1,
     symmetries: bool = True,
-    tables: SolverTables | None = None,
+    table: SolverTable | None = None,
 ) -> _Solved: ...
 def meridians_playouts(
     fen: str,

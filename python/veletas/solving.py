@@ -302,7 +302,7 @@ def solve(
         threads=threads,
         symmetries=symmetries,
         max_proof=max_proof,
-        tables=None,
+        table=None,
     )
 
 
@@ -331,7 +331,7 @@ class Solver:
         self.memory = check_solver_memory(SOLVER_MEMORY if memory is None else memory)
         _check_flag("symmetries", symmetries)
         self.symmetries = symmetries
-        self._tables: dict[tuple[Any, ...], _veletas.SolverTables] = {}
+        self._tables: dict[tuple[Any, ...], _veletas.SolverTable] = {}
 
     def solve(
         self,
@@ -349,9 +349,9 @@ class Solver:
         # A table's keys leave the rules out: one table a game and rules (a
         # board's rules hold its size as well as its options).
         rules = (_position(board).game, board.rules)
-        tables = self._tables.get(rules)
-        if tables is None:
-            tables = self._tables[rules] = _veletas.SolverTables()
+        table = self._tables.get(rules)
+        if table is None:
+            table = self._tables[rules] = _veletas.SolverTable()
         return _solve(
             board,
             seconds=seconds,
@@ -362,7 +362,7 @@ class Solver:
             threads=1,
             symmetries=self.symmetries,
             max_proof=max_proof,
-            tables=tables,
+            table=table,
         )
 
 
@@ -382,10 +382,10 @@ def _solve(
     threads: int,
     symmetries: bool,
     max_proof: int,
-    tables: _veletas.SolverTables | None,
+    table: _veletas.SolverTable | None,
 ) -> SolveResult:
     """A solve with its memory, threads and symmetries checked, by the
-    native solver of ``board``'s game, with ``tables`` kept or fresh ones."""
+    native solver of ``board``'s game, in ``table`` if one is kept."""
     if seconds is not None:
         seconds = check_seconds(seconds)
     if max_nodes is not None:
@@ -414,7 +414,7 @@ def _solve(
             progress=progress,
             threads=threads,
             symmetries=symmetries,
-            tables=tables,
+            table=table,
         )
 
     value, move, nodes, elapsed, size, entries = interruptible(work, stop)

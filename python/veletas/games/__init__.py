@@ -495,7 +495,7 @@ class NativeSolve(Protocol):
         progress: Callable[[int, float, int], object] | None = None,
         threads: int = 1,
         symmetries: bool = True,
-        tables: Any = None,
+        table: Any = None,
     ) -> tuple[str, str | None, int, float, int | None, Any]: ...
 
 

@@ -31,7 +31,7 @@ mod _veletas {
     use super::stop::PyStopFlag;
 
     #[pymodule_export]
-    use super::solve::PySolverTables;
+    use super::solve::PySolverTable;
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -5,7 +5,7 @@
 
 use std::any::Any;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, TryLockError};
 use std::time::Duration;
 
 use pyo3::exceptions::PyValueError;
@@ -19,19 +19,19 @@ use crate::solver_threads;
 
 /// The table of the exact solver that a `veletas.Solver` keeps from one
 /// solve to the next, emptied before each, of the game and the rules of
-/// the positions it is given (the Python side keeps one `SolverTables` for
+/// the positions it is given (the Python side keeps one `SolverTable` for
 /// each), made at the first solve that needs it.
-#[pyclass(name = "SolverTables", module = "veletas._veletas", frozen)]
+#[pyclass(name = "SolverTable", module = "veletas._veletas", frozen)]
 #[derive(Default)]
-pub struct PySolverTables {
+pub struct PySolverTable {
     kept: Mutex<Option<Box<dyn Any + Send>>>,
 }
 
 #[pymethods]
-impl PySolverTables {
+impl PySolverTable {
     #[new]
-    fn new() -> PySolverTables {
-        PySolverTables::default()
+    fn new() -> PySolverTable {
+        PySolverTable::default()
     }
 }
 
@@ -81,18 +81,18 @@ pub fn solve<G: Solvable + Turns + Send + Sync + 'static>(
     proof: bool,
     stop: Option<PyRef<'_, PyStopFlag>>,
     progress: Option<&Py<PyAny>>,
-    tables: Option<&PySolverTables>,
+    table: Option<&PySolverTable>,
 ) -> PyResult<Solved>
 where
     G::Move: Copy,
     G::Key: Send,
 {
-    if tables.is_some() && threads != 1 {
+    if table.is_some() && threads != 1 {
         return Err(PyValueError::new_err(format!(
-            "a solver that keeps its tables solves on one thread, not {threads}"
+            "a solver that keeps its table solves on one thread, not {threads}"
         )));
     }
-    let kept = tables.map(|tables| &tables.kept);
+    let kept = table.map(|table| &table.kept);
     let time = seconds
         .map(|s| {
             Duration::try_from_secs_f64(s)
@@ -196,8 +196,17 @@ fn solve_kept<G: Solvable + Turns + 'static>(
 where
     G::Key: Send,
 {
-    let Ok(mut kept) = kept.try_lock() else {
-        return Err("this solver is solving another position: one at a time");
+    let mut kept = match kept.try_lock() {
+        Ok(kept) => kept,
+        Err(TryLockError::WouldBlock) => {
+            return Err("this solver is solving another position: one at a time");
+        }
+        // A solve that panicked left the table as it was: start afresh.
+        Err(TryLockError::Poisoned(poisoned)) => {
+            let mut kept = poisoned.into_inner();
+            *kept = None;
+            kept
+        }
     };
     let fits = kept
         .as_mut()
@@ -212,7 +221,7 @@ where
     let kept = kept
         .as_mut()
         .and_then(|k| k.downcast_mut::<Kept<G>>())
-        .expect("the tables were just made for this game");
+        .expect("the table was just made for this game");
     kept.solver.forget();
     Ok(solver_threads::solve_with(
         &mut kept.solver,
@@ -240,7 +249,7 @@ macro_rules! solve_function {
         #[pyo3(signature = (
             $($arg),+, *, memory, max_proof, seconds = None, max_nodes = None,
             proof = false, stop = None, progress = None, threads = 1,
-            symmetries = true, tables = None,
+            symmetries = true, table = None,
         ))]
         #[allow(clippy::too_many_arguments)]
         pub fn $name(
@@ -255,7 +264,7 @@ macro_rules! solve_function {
             progress: Option<pyo3::Py<pyo3::PyAny>>,
             threads: usize,
             symmetries: bool,
-            tables: Option<pyo3::PyRef<'_, $crate::py::solve::PySolverTables>>,
+            table: Option<pyo3::PyRef<'_, $crate::py::solve::PySolverTable>>,
         ) -> pyo3::PyResult<$crate::py::solve::Solved> {
             let state = $state_of;
             $crate::py::solve::solve(
@@ -270,7 +279,7 @@ macro_rules! solve_function {
                 proof,
                 stop,
                 progress.as_ref(),
-                tables.as_deref(),
+                table.as_deref(),
             )
         }
     };
