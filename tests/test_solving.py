@@ -295,7 +295,7 @@ def test_a_budget_stops_every_thread() -> None:
 
 def test_a_kept_solver_finds_the_values_and_moves_of_fresh_solves() -> None:
     # Both games, several rules and both sides to act through one solver:
-    # each game and rules gets a table of its own.
+    # a board of other rules than the last gets a new table.
     solver = Solver(memory=SMALL)
     kinds = ["veletas 5x5/3", "veletas 6x6/3", "meridians 5-6", "meridians 5-6 pie"]
     boards = [board for kind in kinds for board in endgames(kind, 6, seed=12)]
@@ -314,7 +314,8 @@ def test_a_kept_solver_finds_the_values_and_moves_of_fresh_solves() -> None:
             assert after.is_game_over() or solve(after, memory=SMALL).value != "win"
         seen.add((kept.value, int(board.turn)))
     assert len(seen) == 4
-    assert len(solver._tables) == len(kinds)
+    assert solver._table is not None
+    assert solver._table[0][1] == boards[-1].rules
 
 
 def test_a_kept_solver_searches_as_a_fresh_one() -> None:

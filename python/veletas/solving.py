@@ -315,8 +315,9 @@ class Solver:
     a :class:`~veletas.long_solve.LongSolve`.
 
     :param memory: the table's memory in bytes (default
-        :data:`~veletas.limits.SOLVER_MEMORY`); the solver holds one for
-        each game and rules it is given, made as needed.
+        :data:`~veletas.limits.SOLVER_MEMORY`). The solver holds one table,
+        of the game and rules of its last solve: a board of others gets a
+        new one, and the old one is freed.
     :param symmetries: as for :func:`solve`.
 
     >>> import veletas
@@ -331,7 +332,7 @@ class Solver:
         self.memory = check_solver_memory(SOLVER_MEMORY if memory is None else memory)
         _check_flag("symmetries", symmetries)
         self.symmetries = symmetries
-        self._tables: dict[tuple[Any, ...], _veletas.SolverTable] = {}
+        self._table: tuple[tuple[Any, ...], _veletas.SolverTable] | None = None
 
     def solve(
         self,
@@ -349,9 +350,9 @@ class Solver:
         # A table's keys leave the rules out: one table a game and rules (a
         # board's rules hold its size as well as its options).
         rules = (_position(board).game, board.rules)
-        table = self._tables.get(rules)
-        if table is None:
-            table = self._tables[rules] = _veletas.SolverTable()
+        if self._table is None or self._table[0] != rules:
+            self._table = (rules, _veletas.SolverTable())
+        table = self._table[1]
         return _solve(
             board,
             seconds=seconds,
