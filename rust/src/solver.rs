@@ -237,7 +237,7 @@ struct Slot {
 /// The slots of a bucket in one cache line: a look-up reads them and then
 /// only an entry whose hash matches, a replacement no entry at all, where
 /// the entries, a whole state each, take a line or more apiece. (Kept apart
-/// from the entries, the slots of all buckets take a sixth of the memory or
+/// from the entries, the slots of all buckets take a fifth of the memory or
 /// less, which the processor's caches and page tables hold better.)
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(64))]
@@ -297,7 +297,7 @@ impl<G: Solvable> Table<G> {
     }
 
     /// Empties the table, keeping the buckets it grew to. It then files
-    /// every key where a fresh table would once grown as far (a bucket
+    /// every key where a fresh table would, once grown as far (a bucket
     /// splits in order, so that its entries are those of the key's last
     /// bits in the order they came), and so searches alike.
     fn clear(&mut self) {
