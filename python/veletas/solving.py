@@ -310,8 +310,8 @@ class Solver:
     """An exact solver that keeps its table's memory from one solve to the
     next: each solve empties it and searches as :func:`solve` on one thread
     would (the same value, move and nodes), without setting a table up and
-    growing it again, which takes about a fifth of the time of solves of a
-    million positions (``docs/solve.md``). For many solves, as the leaves of
+    growing it again, which took a ninth of the time of solves of a million
+    positions (``docs/solve.md``). For many solves, as the leaves of
     a :class:`~veletas.long_solve.LongSolve`.
 
     :param memory: the table's memory in bytes (default
