@@ -20,9 +20,9 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from veletas import _veletas
 from veletas import games as registry
 from veletas._background import interruptible
+from veletas._implementation import require_native
 from veletas.bots import StopFlag, _move, _position
 from veletas.errors import ProofError
 from veletas.limits import (
@@ -34,6 +34,9 @@ from veletas.limits import (
     check_solver_memory,
     check_threads,
 )
+
+require_native("veletas.solving")
+from veletas import _veletas  # noqa: E402  (after the check: its error names the user)
 
 __all__ = ["VALUES", "Proof", "SolveResult", "Solver", "solve"]
 
