@@ -433,3 +433,12 @@ def test_solve_refuses_bad_input_in_one_line(
     err = capsys.readouterr().err
     assert message in err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(("name", "value"), [("memory", 1), ("symmetries", "no")])
+def test_a_kept_solvers_options_are_read_only(name: str, value: object) -> None:
+    # Checked once, when the solver is made: set later, they would not be.
+    solver = Solver(memory=SMALL)
+    with pytest.raises(AttributeError):
+        setattr(solver, name, value)
+    assert (solver.memory, solver.symmetries) == (SMALL, True)

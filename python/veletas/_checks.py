@@ -3,14 +3,38 @@ playouts of every game and their distributed runs."""
 
 from __future__ import annotations
 
+import math
 import re
 
 import numpy as np
 
-__all__ = ["ascii_float", "ascii_int", "count", "integer", "plain_float", "plain_int"]
+__all__ = ["ascii_float", "ascii_int", "count", "integer", "plain_float", "plain_int", "shown"]
 
 _PLAIN_FLOAT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _PLAIN_INT = re.compile(r"[+-]?[0-9]+")
+
+
+# An int of more digits than this is shown by its length: Python refuses to
+# print an int of more than 4,300 digits, and a message need not show them.
+_SHOWN_BITS = 128
+
+
+def shown(value: object) -> str:
+    """``repr(value)`` for a message that names a bad value, or for an int
+    too long to print whole, its sign and number of digits.
+
+    >>> shown(12), shown("x"), shown(-(10**5000))
+    ('12', "'x'", 'minus an int of 5,001 digits')
+    """
+    if isinstance(value, int) and value.bit_length() > _SHOWN_BITS:
+        size = abs(value)
+        # The digits of 2 ** (bits - 1), then one more if the value reaches
+        # the next power of ten.
+        digits = math.floor((size.bit_length() - 1) * math.log10(2)) + 1
+        digits += size >= 10**digits
+        sign = "minus " if value < 0 else ""
+        return f"{sign}an int of {digits:,} digits"
+    return repr(value)
 
 
 def ascii_int(text: str) -> int:
@@ -78,7 +102,7 @@ def integer(name: str, value: object) -> int:
     :raises TypeError: naming the argument and the value.
     """
     if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise TypeError(f"{name} must be an int, not {value!r}")
+        raise TypeError(f"{name} must be an int, not {shown(value)}")
     return int(value)
 
 
@@ -90,5 +114,5 @@ def count(n_games: object) -> int:
     """
     n = integer("n_games", n_games)
     if n < 0:
-        raise ValueError(f"n_games must be 0 or more, not {n!r}")
+        raise ValueError(f"n_games must be 0 or more, not {shown(n)}")
     return n

@@ -36,6 +36,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar, Protocol
 
 from veletas import games as registry
+from veletas._checks import shown
 from veletas._implementation import require_native
 from veletas.limits import (
     DEFAULT_SECONDS,
@@ -154,7 +155,7 @@ def _check_seed(seed: object) -> int:
     if not isinstance(seed, numbers.Integral) or isinstance(seed, bool):
         raise TypeError(f"seed must be an int, not {type(seed).__name__}")
     if not 0 <= int(seed) < _SEED_LIMIT:
-        raise ValueError(f"seed must be in 0 .. 2**64 - 1, got {seed!r}")
+        raise ValueError(f"seed must be in 0 .. 2**64 - 1, got {shown(seed)}")
     return int(seed)
 
 
@@ -346,7 +347,7 @@ class MctsBot:
         if not isinstance(threads, numbers.Integral) or isinstance(threads, bool):
             raise TypeError(f"threads must be an int, not {type(threads).__name__}")
         if threads < 1:
-            raise ValueError(f"threads must be 1 or more, got {threads!r}")
+            raise ValueError(f"threads must be 1 or more, got {shown(threads)}")
         check_threads(threads)
         kwargs: dict[str, Any] = {
             "algorithm": algorithm,
@@ -445,7 +446,7 @@ class MctsBot:
         if not isinstance(top, numbers.Integral) or isinstance(top, bool):
             raise TypeError(f"top must be an int, not {type(top).__name__}")
         if top < 1:
-            raise ValueError(f"top must be 1 or more, got {top!r}")
+            raise ValueError(f"top must be 1 or more, got {shown(top)}")
         position = _position(board)
         fen = position.fen
         start = time.perf_counter()

@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from veletas import games as registry
+from veletas._checks import shown
 from veletas._dataset_checks import check_columns, check_metadata, reading
 from veletas._dataset_replay import check_games
 from veletas._dataset_write import (
@@ -289,19 +290,19 @@ def read_game(
     """
     pa = require_pyarrow()
     if isinstance(path, bytes):
-        shown = name or "the file"
+        label = name or "the file"
         source: Any = pa.BufferReader(path)
     else:
-        shown = os.fspath(path)
+        label = os.fspath(path)
         source = path
     if index < 0:
-        raise IndexError(f"game {index} is not in {shown}: games count from 0")
-    with reading(shown):
+        raise IndexError(f"game {shown(index)} is not in {label}: games count from 0")
+    with reading(label):
         file = pa.parquet.ParquetFile(source, **_READ_OPTIONS)
         meta = _metadata_of(file.schema_arrow)
         if not meta.get("moves"):
             raise DatasetError(
-                f"{shown} holds no moves (a run without record=True): its games cannot be replayed"
+                f"{label} holds no moves (a run without record=True): its games cannot be replayed"
             )
         first = 0
         for group in range(file.num_row_groups):
@@ -311,7 +312,7 @@ def read_game(
                 record: GameRecord = games.record(index - first)
                 return record
             first += rows
-    raise IndexError(f"{shown} holds {first} game(s), not {index + 1}")
+    raise IndexError(f"{label} holds {first} game(s), not {shown(index + 1)}")
 
 
 def iter_playouts(path: str | os.PathLike[str], *, moves: bool = True) -> Iterator[Playouts]:

@@ -44,6 +44,7 @@ except ImportError as error:  # pragma: no cover - the extra installs it
     raise missing_extra("veletas.gymnasium", "gymnasium", error) from error
 
 from veletas import games as registry
+from veletas._checks import shown
 
 __all__ = ["OpponentFunction", "VeletasVectorEnv", "make_vec"]
 
@@ -134,7 +135,9 @@ class VeletasVectorEnv(gymnasium.vector.VectorEnv):
             or isinstance(max_steps, bool)
             or max_steps < 1
         ):
-            raise ValueError(f"max_steps must be None or an int of 1 or more, got {max_steps!r}")
+            raise ValueError(
+                f"max_steps must be None or an int of 1 or more, got {shown(max_steps)}"
+            )
         native_opponent = None if callable_opponent else opponent
         self.vector_env = env_type(
             num_envs,

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from veletas._checks import integer
+from veletas._checks import integer, shown
 from veletas.errors import LimitError
 
 __all__ = [
@@ -140,7 +140,7 @@ def check_solver_memory(memory: object, name: str = "memory") -> int:
     if not MIN_SOLVER_MEMORY <= value <= limit:
         raise LimitError(
             f"{name} must be {MIN_SOLVER_MEMORY:,} to {limit:,} bytes (half of this "
-            f"machine's memory), not {value!r}"
+            f"machine's memory), not {shown(value)}"
         )
     return value
 
@@ -171,10 +171,15 @@ def check_seconds(seconds: object, name: str = "seconds") -> float:
     """
     if isinstance(seconds, bool) or not isinstance(seconds, numbers.Real):
         raise TypeError(f"{name} must be a number, not {type(seconds).__name__}")
-    value = float(seconds)
+    try:
+        value = float(seconds)
+    except OverflowError:  # an int beyond every float
+        value, bad = math.inf, shown(seconds)
+    else:
+        bad = repr(value)
     if not (math.isfinite(value) and MIN_SECONDS <= value <= MAX_SECONDS):
         raise LimitError(
-            f"{name} must be a number of {MIN_SECONDS:g} to {MAX_SECONDS:g}, not {value!r}"
+            f"{name} must be a number of {MIN_SECONDS:g} to {MAX_SECONDS:g}, not {bad}"
         )
     return value
 
@@ -229,7 +234,7 @@ def _from_zero(name: str, value: object, limit: int) -> int:
     """``value`` as an int of 0 .. ``limit``, else the error naming ``name``."""
     count = integer(name, value)
     if not 0 <= count <= limit:
-        raise LimitError(f"{name} must be 0 to {limit:,}, not {count!r}")
+        raise LimitError(f"{name} must be 0 to {limit:,}, not {shown(count)}")
     return count
 
 
@@ -237,7 +242,7 @@ def _counted(name: str, value: object, limit: int) -> int:
     """``value`` as an int of 1 .. ``limit``, else the error naming ``name``."""
     count = integer(name, value)
     if not 1 <= count <= limit:
-        raise LimitError(f"{name} must be 1 to {limit:,}, not {count!r}")
+        raise LimitError(f"{name} must be 1 to {limit:,}, not {shown(count)}")
     return count
 
 
@@ -251,7 +256,7 @@ def check_games(n_games: int, *, record: bool = False) -> int:
     if n_games > limit:
         what = "recorded games" if record else "games"
         raise LimitError(
-            f"n_games {n_games:,} is above the {limit:,} {what} of one call: play them in "
+            f"n_games {shown(n_games)} is above the {limit:,} {what} of one call: play them in "
             "ranges (PlayoutJob.run) or with veletas playout --save"
         )
     return n_games
@@ -265,5 +270,5 @@ def check_envs(num_envs: Any) -> Any:
     """
     is_int = isinstance(num_envs, int | np.integer) and not isinstance(num_envs, bool)
     if is_int and num_envs > MAX_ENVS:
-        raise LimitError(f"num_envs must be 1 to {MAX_ENVS:,}, not {num_envs!r}")
+        raise LimitError(f"num_envs must be 1 to {MAX_ENVS:,}, not {shown(num_envs)}")
     return num_envs

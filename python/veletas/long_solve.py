@@ -31,6 +31,7 @@ from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from typing import Any
 
+from veletas._checks import shown
 from veletas.errors import ProgressFileError, ProofError
 from veletas.limits import (
     MAX_PROOF_POSITIONS,
@@ -150,7 +151,7 @@ def _parse(line: str) -> tuple[str, Settled]:
     if not isinstance(key, str) or not key or not isinstance(root, str) or not root:
         raise ValueError("key and root must be position strings")
     if winner not in (0, 1, None) or isinstance(winner, bool):
-        raise ValueError(f"winner must be 0, 1 or null, not {winner!r}")
+        raise ValueError(f"winner must be 0, 1 or null, not {shown(winner)}")
     if isinstance(nodes, bool) or not isinstance(nodes, int) or not 0 <= nodes <= MAX_SOLVE_NODES:
         raise ValueError(f"nodes must be a count of 0 to {MAX_SOLVE_NODES:,}, not {nodes!r:.40}")
     if (

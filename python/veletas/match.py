@@ -47,7 +47,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from veletas import games as registry
-from veletas._checks import count, integer
+from veletas._checks import count, integer, shown
 from veletas.errors import InvalidPlayerError, InvalidRulesError
 from veletas.limits import check_games, check_threads
 
@@ -260,7 +260,7 @@ def round_robin(
         if name in names[:k]:
             raise InvalidPlayerError(f"player {name!r} is given twice")
     if not (isinstance(prior, int | float) and math.isfinite(prior) and prior >= 0):
-        raise ValueError(f"prior must be a number of 0 or more, not {prior!r}")
+        raise ValueError(f"prior must be a number of 0 or more, not {shown(prior)}")
     return _play(
         parsed,
         games,
@@ -298,14 +298,14 @@ def _play(
     n = count(games)
     seed = integer("seed", seed)
     if not 0 <= seed < SEED_LIMIT:
-        raise ValueError(f"seed must be in 0 .. 2**64 - 1, not {seed!r}")
+        raise ValueError(f"seed must be in 0 .. 2**64 - 1, not {shown(seed)}")
     if threads is not None and integer("threads", threads) < 1:
-        raise ValueError(f"threads must be 1 or more, not {threads!r}")
+        raise ValueError(f"threads must be 1 or more, not {shown(threads)}")
     if threads is not None:
         check_threads(threads)
     check_games(n)
     if chunk_size is not None and integer("chunk_size", chunk_size) < 1:
-        raise ValueError(f"chunk_size must be 1 or more, not {chunk_size!r}")
+        raise ValueError(f"chunk_size must be 1 or more, not {shown(chunk_size)}")
     if not isinstance(ray, bool | str):
         raise TypeError(f"ray must be a bool or an address, not {ray!r}")
     if progress is not None and not isinstance(progress, bool):
@@ -329,7 +329,7 @@ def _play(
     ]
     first = integer("first_game", first_game)
     if not 0 <= first <= n:
-        raise ValueError(f"first_game must be 0 .. {n} (the games), not {first_game!r}")
+        raise ValueError(f"first_game must be 0 .. {n} (the games), not {shown(first_game)}")
     if on_game is not None and not callable(on_game):
         raise TypeError(f"on_game must be callable, not {type(on_game).__name__}")
     items = [(k, index) for index in range(first, n) for k in range(len(pairings))]

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from veletas import games as registry
+from veletas._checks import shown
 from veletas.limits import MIN_SOLVER_MEMORY
 
 __all__ = ["DECIDED_NODES", "MAX_DRAWS", "openings", "setup_of"]
@@ -51,7 +52,7 @@ def openings(
         decided (no opening found in :data:`MAX_DRAWS` draws each).
     """
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise ValueError(f"the openings must be a whole number of 1 or more, not {count!r}")
+        raise ValueError(f"the openings must be a whole number of 1 or more, not {shown(count)}")
     from veletas.solving import solve
 
     new_board = registry.get(game).api().Board

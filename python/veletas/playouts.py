@@ -34,7 +34,7 @@ import numpy as np
 
 from veletas import _dataset_write
 from veletas import games as registry
-from veletas._checks import integer
+from veletas._checks import integer, shown
 from veletas._implementation import IMPLEMENTATION
 from veletas.limits import check_games, check_threads
 
@@ -414,7 +414,7 @@ class Playouts(Statistics):
         i = operator.index(i)
         n = len(self)
         if not -n <= i < n:
-            raise IndexError(f"game {i} is not in these {n} playouts")
+            raise IndexError(f"game {shown(i)} is not in these {n} playouts")
         i %= n
         rows: np.ndarray = self.moves[self.offsets[i] : self.offsets[i + 1]]
         return rows
@@ -533,7 +533,7 @@ def check_run(
         raise ValueError(f"unknown backend {backend!r}; expected 'rust' or 'python'")
     seed = integer("seed", seed)
     if not 0 <= seed < _LAST_GAME:
-        raise ValueError(f"seed must be in 0 .. 2**64 - 1, not {seed!r}")
+        raise ValueError(f"seed must be in 0 .. 2**64 - 1, not {shown(seed)}")
     if threads is not None:
         threads = integer("threads", threads)
         if threads < 1:
@@ -603,16 +603,18 @@ class PlayoutJob:
 
         :raises ValueError: for a negative index or count, or a range past
             game 2**64 - 1.
+        :raises LimitError: for more games than one call plays.
         """
         first_game = integer("first_game", first_game)
         n_games = integer("n_games", n_games)
         if n_games < 0:
-            raise ValueError(f"n_games must be 0 or more, not {n_games!r}")
+            raise ValueError(f"n_games must be 0 or more, not {shown(n_games)}")
+        check_games(n_games, record=self.record)
         if first_game < 0 or first_game + n_games > _LAST_GAME:
             raise ValueError(
-                f"games {first_game} .. {first_game + n_games - 1} are not all in 0 .. 2**64 - 1"
+                f"games {shown(first_game)} .. {shown(first_game + n_games - 1)} are not all in "
+                "0 .. 2**64 - 1"
             )
-        check_games(n_games, record=self.record)
         arrays = registry.get(self.game).playouts.run(self, first_game, n_games)
         return Playouts(
             arrays,

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
+from veletas._checks import shown
 from veletas.playouts import Estimate
 
 if TYPE_CHECKING:
@@ -81,7 +82,7 @@ def fit_ratings(
     if won.shape != (m, m) or played.shape != (m, m):
         raise ValueError("points and games must be square matrices of one shape")
     if not 0 <= anchor < m:
-        raise ValueError(f"anchor must be a player, 0 to {m - 1}, not {anchor}")
+        raise ValueError(f"anchor must be a player, 0 to {m - 1}, not {shown(anchor)}")
     pairs = 1 - np.eye(m)
     won = won * pairs + prior / 2 * pairs
     played = played * pairs + prior * pairs

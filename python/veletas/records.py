@@ -67,6 +67,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from veletas import games as registry
+from veletas._checks import shown
 from veletas.errors import IllegalMoveError, InvalidMoveError, InvalidRecordError, VeletasError
 
 __all__ = [
@@ -352,7 +353,7 @@ class GameRecord:
         if ply is None:
             ply = len(self.moves)
         if not 0 <= ply <= len(self.moves):
-            raise IndexError(f"ply {ply} is outside 0..{len(self.moves)}")
+            raise IndexError(f"ply {shown(ply)} is outside 0..{len(self.moves)}")
         board = self._start_board()
         for move in self.moves[:ply]:
             board.push(move)
@@ -458,14 +459,14 @@ def read_game(path_or_text: Any, index: int) -> GameRecord:
     :raises InvalidRecordError: if that record cannot be read.
     """
     if index < 0:
-        raise IndexError(f"record {index} is not in the file: records count from 0")
+        raise IndexError(f"record {shown(index)} is not in the file: records count from 0")
     count = 0
     with _lines_of(path_or_text) as lines:
         for block in _blocks(lines):
             if count == index:
                 return _read_moves(_read_tags(block.tags), block)[0]
             count += 1
-    raise IndexError(f"record {index} is not in the file: it holds {count} record(s)")
+    raise IndexError(f"record {shown(index)} is not in the file: it holds {count} record(s)")
 
 
 def iter_blocks(path_or_text: Any) -> Iterator[str]:

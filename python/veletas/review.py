@@ -31,6 +31,7 @@ from typing import Any
 
 from veletas import games as registry
 from veletas import records
+from veletas._checks import shown
 from veletas.bots import Analysis, MctsBot
 from veletas.errors import InvalidRecordError
 
@@ -349,7 +350,7 @@ def _read(path: str | os.PathLike[str], number: int) -> records.GameRecord:
     if isinstance(number, bool) or not isinstance(number, int):
         raise TypeError(f"number must be an int, not {type(number).__name__}")
     if number < 1:
-        raise ValueError(f"number must be 1 or more (games count from 1), got {number!r}")
+        raise ValueError(f"number must be 1 or more (games count from 1), got {shown(number)}")
     from veletas import datasets
 
     if datasets.is_dataset(path):
@@ -361,4 +362,6 @@ def _read(path: str | os.PathLike[str], number: int) -> records.GameRecord:
         return records.read_game(os.fspath(path), number - 1)
     except IndexError:
         held = sum(1 for _ in records.iter_blocks(os.fspath(path)))
-        raise InvalidRecordError(f"{os.fspath(path)} holds {held} game(s), not {number}") from None
+        raise InvalidRecordError(
+            f"{os.fspath(path)} holds {held} game(s), not {shown(number)}"
+        ) from None

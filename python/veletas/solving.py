@@ -332,10 +332,21 @@ class Solver:
     """
 
     def __init__(self, *, memory: int | None = None, symmetries: bool = True) -> None:
-        self.memory = check_solver_memory(SOLVER_MEMORY if memory is None else memory)
+        self._memory = check_solver_memory(SOLVER_MEMORY if memory is None else memory)
         _check_flag("symmetries", symmetries)
-        self.symmetries = symmetries
+        self._symmetries = symmetries
         self._table: tuple[tuple[Any, ...], _veletas.SolverTable] | None = None
+
+    # Read-only: they were checked when the solver was made.
+    @property
+    def memory(self) -> int:
+        """The table's memory in bytes."""
+        return self._memory
+
+    @property
+    def symmetries(self) -> bool:
+        """Whether positions equal up to the board's symmetries share an entry."""
+        return self._symmetries
 
     def solve(
         self,
@@ -360,11 +371,11 @@ class Solver:
             board,
             seconds=seconds,
             max_nodes=max_nodes,
-            memory=self.memory,
+            memory=self._memory,
             proof=proof,
             progress=progress,
             threads=1,
-            symmetries=self.symmetries,
+            symmetries=self._symmetries,
             max_proof=max_proof,
             table=table,
         )

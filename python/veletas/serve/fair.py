@@ -15,6 +15,8 @@ import contextlib
 from collections import OrderedDict, deque
 from collections.abc import AsyncIterator
 
+from veletas._checks import shown
+
 __all__ = ["FairShare"]
 
 
@@ -28,7 +30,7 @@ class FairShare:
 
     def __init__(self, capacity: int) -> None:
         if capacity < 1:
-            raise ValueError(f"capacity must be 1 or more, not {capacity!r}")
+            raise ValueError(f"capacity must be 1 or more, not {shown(capacity)}")
         self.capacity = capacity
         self.busy = 0
         self._waiting: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()

@@ -29,7 +29,7 @@ import anyio
 import anyio.to_thread
 
 from veletas import games as registry
-from veletas._checks import plain_float, plain_int
+from veletas._checks import plain_float, plain_int, shown
 from veletas.bots import StopFlag
 from veletas.errors import VeletasError
 from veletas.limits import MIN_SECONDS, check_iterations, check_seconds, check_tree_nodes
@@ -198,7 +198,7 @@ class Session:
         if ply is None:
             return self.board.copy()
         if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= count:
-            raise ApiError(400, f"ply must be a whole number from 0 to {count}, not {ply!r}")
+            raise ApiError(400, f"ply must be a whole number from 0 to {count}, not {shown(ply)}")
         board = self.board.copy()
         for _ in range(count - ply):
             board.pop()
@@ -667,7 +667,7 @@ class Sessions:
         except ValueError:
             raise ApiError(400, f"iterations must be a whole number, not {text!r}") from None
         if iterations < 1:
-            raise ApiError(400, f"iterations must be 1 or more, not {iterations}")
+            raise ApiError(400, f"iterations must be 1 or more, not {shown(iterations)}")
         if iterations > self.settings.max_iterations:
             raise ApiError(
                 400,
@@ -685,7 +685,7 @@ class Sessions:
         except ValueError:
             raise ApiError(400, f"seed must be a whole number, not {text!r}") from None
         if not 0 <= seed < 1 << 64:
-            raise ApiError(400, f"seed must be in 0 .. 2**64 - 1, not {seed}")
+            raise ApiError(400, f"seed must be in 0 .. 2**64 - 1, not {shown(seed)}")
         return seed
 
 

@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 
 use crate::mcts::{Algorithm, Budget, Config};
 use crate::playout::Batch;
-use crate::py::errors::LimitError;
+use crate::py::errors::{LimitError, shown};
 
 /// An optional keyword argument whose every given value, `None` included,
 /// is checked (unlike `Option`, which would take `None` for "not given").
@@ -198,7 +198,7 @@ pub fn depth_arg(depth: &Bound<'_, PyAny>, least: i64, what: &str) -> PyResult<u
     if depth.lt(least)? {
         return Err(PyValueError::new_err(format!(
             "{what}, got {}",
-            depth.repr()?
+            shown(&depth)
         )));
     }
     Ok(depth

@@ -83,6 +83,18 @@ pub fn python_text<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PySt
         .cast_into::<PyString>()?)
 }
 
+/// A bad value for a message, as `veletas._checks.shown` writes it (its
+/// `repr`, or for an int too long to print, its number of digits); `?`
+/// where even that fails.
+pub fn shown(value: &Bound<'_, PyAny>) -> String {
+    value
+        .py()
+        .import("veletas._checks")
+        .and_then(|checks| checks.call_method1("shown", (value,)))
+        .and_then(|text| text.extract::<String>())
+        .unwrap_or_else(|_| "?".to_owned())
+}
+
 /// The `repr` of a part of a text, as Python writes it.
 pub fn python_repr(py: Python<'_>, text: &str) -> String {
     python_text(py, text)

@@ -17,7 +17,7 @@ use crate::evaluate::Evaluate;
 use crate::game::Game;
 use crate::mcts::{Algorithm, Config, DEFAULT_MAX_NODES, DEFAULT_SOLVE_SHARE};
 use crate::py::args::search_budget;
-use crate::py::errors::{IllegalMoveError, InvalidFenError};
+use crate::py::errors::{IllegalMoveError, InvalidFenError, shown};
 use crate::rng::Rng;
 use crate::vector_env::{EnvState, LearnerSeat, Observe, Opponent, Opponents, Outputs, VectorEnv};
 
@@ -56,19 +56,12 @@ fn read_only(array: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     Ok(view.unbind())
 }
 
-/// The `repr` of `value`, for a message.
-fn repr(value: &Bound<'_, PyAny>) -> String {
-    value
-        .repr()
-        .map_or_else(|_| "?".to_owned(), |r| r.to_string())
-}
-
 /// `value` as a u64 of at least `least`, or a `ValueError` naming `what`.
 pub fn unsigned(value: &Bound<'_, PyAny>, what: &str, least: u64) -> PyResult<u64> {
     let refuse = || {
         PyValueError::new_err(format!(
             "{what} must be an int from {least} to 2**64 - 1, got {}",
-            repr(value)
+            shown(value)
         ))
     };
     match value.extract::<u64>() {
@@ -257,7 +250,7 @@ where
                 "actions must be one-dimensional, got shape {}",
                 array
                     .getattr("shape")
-                    .map_or_else(|_| "?".to_owned(), |s| repr(&s))
+                    .map_or_else(|_| "?".to_owned(), |s| shown(&s))
             ))
         })?;
         if actions.len() != self.env.num_envs() {
@@ -312,7 +305,7 @@ where
             .and_then(|i| usize::try_from(i).ok())
             .filter(|&i| i < n)
             .ok_or_else(|| {
-                PyIndexError::new_err(format!("env index {} is not in 0..{n}", repr(index)))
+                PyIndexError::new_err(format!("env index {} is not in 0..{n}", shown(index)))
             })
     }
 
@@ -463,7 +456,7 @@ fn bool_mask(
     if shape != [n] {
         return Err(PyValueError::new_err(format!(
             "{what} must have one entry per env ({n}), got shape {}",
-            repr(&array.getattr("shape")?)
+            shown(&array.getattr("shape")?)
         )));
     }
     array.call_method0("tolist")?.extract()
@@ -485,7 +478,7 @@ pub fn starts_arg<'py, G: Game>(
         if state.is_terminal() {
             return Err(InvalidFenError::new_err(format!(
                 "start {}: the game is over there, so there is no decision to learn",
-                repr(value)
+                shown(value)
             )));
         }
         Ok(state)
@@ -499,7 +492,7 @@ pub fn starts_arg<'py, G: Game>(
     let Ok(items) = start.try_iter() else {
         return Err(PyTypeError::new_err(format!(
             "start must be a position string, a board or a sequence of one per env, not {}",
-            repr(start)
+            shown(start)
         )));
     };
     let items: Vec<Bound<'py, PyAny>> = items.collect::<PyResult<_>>()?;
@@ -536,7 +529,7 @@ pub fn opponent_arg<G: Evaluate>(
         return Err(PyTypeError::new_err(format!(
             "opponent must be None, 'random', 'greedy' or an mcts spec such as \
              'mcts:iterations=100', not {}",
-            repr(opponent)
+            shown(opponent)
         )));
     };
     let kind: String = spec.getattr("kind")?.extract()?;
@@ -595,7 +588,7 @@ pub fn seat_arg(seat: &Bound<'_, PyAny>) -> PyResult<LearnerSeat> {
     }
     Err(PyValueError::new_err(format!(
         "learner_seat must be 0, 1 or 'alternate', got {}",
-        repr(seat)
+        shown(seat)
     )))
 }
 

@@ -16,6 +16,7 @@ import enum
 import re
 from typing import NamedTuple
 
+from veletas._checks import shown
 from veletas.errors import InvalidMoveError, InvalidRulesError
 
 __all__ = [
@@ -131,7 +132,7 @@ def point(file: int, rank: int) -> int:
     :raises ValueError: if ``file`` or ``rank`` is outside 0..13.
     """
     if not (0 <= file < 14 and 0 <= rank < 14):
-        raise ValueError(f"file {file!r} and rank {rank!r} must both be in 0..13")
+        raise ValueError(f"file {shown(file)} and rank {shown(rank)} must both be in 0..13")
     return rank * 14 + file
 
 
@@ -141,7 +142,7 @@ def point_name(p: int) -> str:
     :raises ValueError: if ``p`` is outside 0..195.
     """
     if not 0 <= p < 196:
-        raise ValueError(f"point number {p!r} is not in 0..195")
+        raise ValueError(f"point number {shown(p)} is not in 0..195")
     return f"{_FILE_NAMES[p % 14]}{p // 14 + 1}"
 
 

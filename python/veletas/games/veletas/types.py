@@ -15,6 +15,7 @@ import enum
 import re
 from typing import NamedTuple
 
+from veletas._checks import shown
 from veletas.errors import InvalidMoveError, InvalidRulesError
 
 __all__ = [
@@ -178,7 +179,7 @@ class Rules:
         check_claimed_shooters_block(self.claimed_shooters_block)
         for name, value in (("size", self.size), ("shooters", self.shooters)):
             if not isinstance(value, int) or isinstance(value, bool):
-                raise InvalidRulesError(f"{name} must be an int, not {value!r}")
+                raise InvalidRulesError(f"{name} must be an int, not {shown(value)}")
         problem = shooter_count_problem(self.size, self.shooters, self.setup_rule)
         if problem:
             raise InvalidRulesError(problem)
@@ -210,9 +211,9 @@ class Rules:
 def shooter_count_problem(size: int, shooters: int, setup_rule: str) -> str | None:
     """Why (size, shooters) is refused under ``setup_rule``, or None when it is fine."""
     if not 5 <= size <= 10:
-        return f"board size {size!r} is out of range: 5 <= N <= 10"
+        return f"board size {shown(size)} is out of range: 5 <= N <= 10"
     if shooters < 3 or shooters % 2 == 0:
-        return f"shooter count {shooters!r} must be odd and at least 3"
+        return f"shooter count {shown(shooters)} must be odd and at least 3"
     if setup_rule == "perimeter" and shooters + 1 > (size - 2) ** 2:
         return (
             f"{shooters} shooters do not fit a {size}x{size} board under 'perimeter': "
@@ -235,7 +236,7 @@ _SQUARE_RE = re.compile(r"([a-j])(10|[1-9])")
 def square(file: int, rank: int) -> int:
     """The square at ``file`` (0 = ``a``) and ``rank`` (0 = ``1``)."""
     if not (0 <= file < 10 and 0 <= rank < 10):
-        raise ValueError(f"file {file!r} and rank {rank!r} must both be in 0..9")
+        raise ValueError(f"file {shown(file)} and rank {shown(rank)} must both be in 0..9")
     return rank * 10 + file
 
 
@@ -252,7 +253,7 @@ def square_rank(sq: int) -> int:
 def square_name(sq: int) -> str:
     """The name of ``sq``, such as ``"e5"``."""
     if not 0 <= sq < 100:
-        raise ValueError(f"square {sq!r} is not in 0..99")
+        raise ValueError(f"square {shown(sq)} is not in 0..99")
     return f"{FILE_NAMES[sq % 10]}{sq // 10 + 1}"
 
 
@@ -323,7 +324,7 @@ def check_board_options(
     check_claimed_shooters_block(claimed_shooters_block)
     for name, value in (("size", size), ("shooters", shooters)):
         if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-            raise InvalidRulesError(f"{name} must be an int, not {value!r}")
+            raise InvalidRulesError(f"{name} must be an int, not {shown(value)}")
 
 
 def check_fen_agreement(
@@ -342,11 +343,11 @@ def check_fen_agreement(
     """
     if size is not None and size != fen_size:
         raise InvalidRulesError(
-            f"size {size!r} disagrees with the {fen_size}x{fen_size} fen {fen!r}"
+            f"size {shown(size)} disagrees with the {fen_size}x{fen_size} fen {fen!r}"
         )
     if shooters is not None and shooters != fen_shooters:
         raise InvalidRulesError(
-            f"shooters {shooters!r} disagrees with K = {fen_shooters} of the fen {fen!r}"
+            f"shooters {shown(shooters)} disagrees with K = {fen_shooters} of the fen {fen!r}"
         )
     if variant != "standard" and VARIANTS[variant] != (fen_size, fen_shooters):
         raise InvalidRulesError(

@@ -5,7 +5,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 
 use crate::meridians::{Move, ParseMoveError, Point};
-use crate::py::errors::InvalidMoveError;
+use crate::py::errors::{InvalidMoveError, shown};
 
 /// The type name of `value`, for messages.
 pub fn type_name(value: &Bound<'_, PyAny>) -> String {
@@ -55,9 +55,7 @@ pub fn point_number(point: &Bound<'_, PyAny>) -> PyResult<Point> {
         .ok_or_else(|| {
             InvalidMoveError::new_err(format!(
                 "invalid point number {}: expected 0..195",
-                point
-                    .repr()
-                    .map_or_else(|_| "?".to_owned(), |r| r.to_string())
+                shown(point)
             ))
         })
 }

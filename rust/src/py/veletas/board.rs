@@ -13,6 +13,7 @@ use super::error::{CoreError, InvalidMoveError, InvalidRulesError, fen_text};
 use super::legal_moves::PyLegalMoves;
 use super::moves::{PyMove, move_text, parse_move};
 use crate::py::args::depth_arg;
+use crate::py::errors::shown;
 use crate::veletas::{Lines, Move, Piece, Position, Rules, SetupRule, Square, perft, perft_divide};
 
 pub use crate::py::args::Given;
@@ -23,10 +24,6 @@ fn type_name(value: &Bound<'_, PyAny>) -> String {
         .get_type()
         .name()
         .map_or_else(|_| "?".to_owned(), |n| n.to_string())
-}
-
-fn repr(value: &Bound<'_, PyAny>) -> PyResult<String> {
-    Ok(value.repr()?.to_string())
 }
 
 /// A position of Veletas with its rule options and the moves that led to it.
@@ -78,9 +75,9 @@ impl PyBoard {
         let number = match square.extract::<i64>() {
             Ok(number) => number,
             Err(err) if err.is_instance_of::<PyOverflowError>(square.py()) => {
-                let shown = repr(&square.call_method0("__index__")?)?;
                 return Err(PyValueError::new_err(format!(
-                    "square {shown} is not on this {size}x{size} board"
+                    "square {} is not on this {size}x{size} board",
+                    shown(&square.call_method0("__index__")?)
                 )));
             }
             Err(err) => return Err(err),

@@ -15,6 +15,7 @@ use super::board::PyBoard;
 use super::board::{parse_setup_rule, position_from_fen};
 use super::error::{CoreError, IllegalMoveError};
 use super::moves::PyMove;
+use crate::py::errors::shown;
 use crate::veletas::decision::{Action, square_id};
 use crate::veletas::observation::{PLANES, observation_len, write_mask};
 use crate::veletas::{DecisionState, Lines, Move, SetupRule, Square, Stage};
@@ -24,13 +25,6 @@ use crate::veletas::{DecisionState, Lines, Move, SetupRule, Square, Stage};
 #[pyclass(name = "DecisionState", module = "veletas._veletas")]
 #[derive(Clone, Copy)]
 pub struct PyDecisionState(pub DecisionState);
-
-/// The repr of `value`, for messages.
-fn shown(value: &Bound<'_, PyAny>) -> String {
-    value
-        .repr()
-        .map_or_else(|_| "?".to_owned(), |r| r.to_string())
-}
 
 /// The type name of `value`, for messages.
 fn type_name(value: &Bound<'_, PyAny>) -> String {

@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
 use super::error::{CoreError, InvalidMoveError};
+use crate::py::errors::shown;
 use crate::veletas::{Move, Square};
 
 /// A move: a stone onto `target`, after an optional shooter move.
@@ -53,10 +54,10 @@ fn move_square(value: &Bound<'_, PyAny>, role: &str) -> PyResult<Square> {
         .and_then(|n| u32::try_from(n).ok())
         .and_then(Square::from_number)
         .ok_or_else(|| {
-            let shown = value
-                .repr()
-                .map_or_else(|_| "?".to_owned(), |r| r.to_string());
-            InvalidMoveError::new_err(format!("invalid {role} square {shown}: expected 0..99"))
+            InvalidMoveError::new_err(format!(
+                "invalid {role} square {}: expected 0..99",
+                shown(value)
+            ))
         })
 }
 
@@ -107,7 +108,7 @@ impl PyMove {
             }
             (origin, destination) => {
                 let show = |value: Option<&Bound<'_, PyAny>>| {
-                    value.map_or(Ok("None".to_owned()), |v| v.repr().map(|r| r.to_string()))
+                    PyResult::Ok(value.map_or_else(|| "None".to_owned(), shown))
                 };
                 Err(InvalidMoveError::new_err(format!(
                     "a shooter move needs both origin and destination, got origin {} and \

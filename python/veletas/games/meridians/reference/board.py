@@ -27,6 +27,7 @@ import operator
 from collections.abc import Iterator
 
 from veletas import games as registry
+from veletas._checks import shown
 from veletas.errors import IllegalMoveError, InvalidMoveError, InvalidRulesError
 from veletas.games.meridians.reference.fen import Position, format_fen, parse_fen
 from veletas.games.meridians.reference.geometry import geometry
@@ -207,7 +208,7 @@ class Board:
         else:
             p = operator.index(point)
             if not 0 <= p < 196:
-                raise InvalidMoveError(f"invalid point number {point!r}: expected 0..195")
+                raise InvalidMoveError(f"invalid point number {shown(point)}: expected 0..195")
         if not self._geo.contains(p):
             raise InvalidMoveError(f"point {point_name(p)!r} is not on the {self.size} board")
         return self._cells[p]
@@ -623,7 +624,7 @@ class Board:
         """
         depth = operator.index(depth)
         if depth < 0:
-            raise ValueError(f"perft depth must not be negative, got {depth!r}")
+            raise ValueError(f"perft depth must not be negative, got {shown(depth)}")
         return self._perft(depth)
 
     def _perft(self, depth: int) -> int:
@@ -650,7 +651,7 @@ class Board:
         """
         depth = operator.index(depth)
         if depth < 1:
-            raise ValueError(f"perft_divide depth must be at least 1, got {depth!r}")
+            raise ValueError(f"perft_divide depth must be at least 1, got {shown(depth)}")
         divide = {}
         for move in self._generate():
             self._push_unchecked(move)

@@ -15,6 +15,7 @@ import operator
 import re
 from typing import NoReturn
 
+from veletas._checks import shown
 from veletas.errors import InvalidMoveError
 from veletas.games.meridians.types import parse_point, point_name
 
@@ -101,7 +102,7 @@ class Move:
         """
         p = operator.index(point)
         if not 0 <= p < 196:
-            raise InvalidMoveError(f"invalid point number {point!r}: expected 0..195")
+            raise InvalidMoveError(f"invalid point number {shown(point)}: expected 0..195")
         return PLACEMENTS[p]
 
     @classmethod

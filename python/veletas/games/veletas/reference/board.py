@@ -16,6 +16,7 @@ import operator
 from collections.abc import Iterator
 
 from veletas import games as registry
+from veletas._checks import shown
 from veletas.errors import IllegalMoveError, InvalidMoveError
 from veletas.games.veletas.reference.claims import STONE_LETTERS, claimant
 from veletas.games.veletas.reference.fen import EMPTY, Position, format_fen, parse_fen
@@ -254,13 +255,15 @@ class Board:
             sq = parse_square(square)
             if not self._geometry.contains(sq):
                 raise InvalidMoveError(
-                    f"square {square!r} is not on this {self.size}x{self.size} board"
+                    f"square {shown(square)} is not on this {self.size}x{self.size} board"
                 )
             return sq
         sq = operator.index(square)
         if not self._geometry.contains(sq):
             name = f" ({square_name(sq)})" if 0 <= sq < 100 else ""
-            raise ValueError(f"square {sq!r}{name} is not on this {self.size}x{self.size} board")
+            raise ValueError(
+                f"square {shown(sq)}{name} is not on this {self.size}x{self.size} board"
+            )
         return sq
 
     def _reach(self, sq: int) -> list[int]:
@@ -723,7 +726,7 @@ class Board:
         """
         depth = operator.index(depth)
         if depth < 0:
-            raise ValueError(f"perft depth must not be negative, got {depth!r}")
+            raise ValueError(f"perft depth must not be negative, got {shown(depth)}")
         if depth == 0:
             return 1
         if depth == 1:
@@ -747,7 +750,7 @@ class Board:
         """
         depth = operator.index(depth)
         if depth < 1:
-            raise ValueError(f"perft_divide depth must be at least 1, got {depth!r}")
+            raise ValueError(f"perft_divide depth must be at least 1, got {shown(depth)}")
         divide = {}
         for move in self._generate():
             self._push_unchecked(move)

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from veletas._checks import shown
 from veletas.errors import IllegalMoveError
 from veletas.games.veletas.reference.board import Board
 from veletas.games.veletas.reference.geometry import geometry
@@ -292,7 +293,7 @@ class DecisionState:
         legal = self.legal_actions()
         if action not in legal:
             raise IllegalMoveError(
-                f"illegal action {action!r} in {self._where()}: legal actions are {legal}"
+                f"illegal action {shown(action)} in {self._where()}: legal actions are {legal}"
             )
         board = self._board
         if board.phase is not Phase.PLAY:

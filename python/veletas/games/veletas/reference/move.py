@@ -15,6 +15,7 @@ from __future__ import annotations
 import operator
 import re
 
+from veletas._checks import shown
 from veletas.errors import InvalidMoveError
 from veletas.games.veletas.types import parse_square, square_name
 
@@ -40,7 +41,7 @@ def _checked_square(value: object, role: str) -> int:
     """
     sq = operator.index(value)  # type: ignore[arg-type]
     if not 0 <= sq < 100:
-        raise InvalidMoveError(f"invalid {role} square {value!r}: expected 0..99")
+        raise InvalidMoveError(f"invalid {role} square {shown(value)}: expected 0..99")
     return sq
 
 
@@ -82,7 +83,7 @@ class Move:
         if (origin is None) != (destination is None):
             raise InvalidMoveError(
                 "a shooter move needs both origin and destination, "
-                f"got origin {origin!r} and destination {destination!r}"
+                f"got origin {shown(origin)} and destination {shown(destination)}"
             )
         target = _checked_square(target, "target")
         if origin is not None and destination is not None:
