@@ -911,6 +911,17 @@ pub fn solve<G: Solvable>(state: &G, budget: &Budget, stop: &AtomicBool) -> Solv
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Veletas 5x5 with 3 shooters, the board whose openings are solved.
+    fn five_by_five() -> crate::veletas::Rules {
+        crate::veletas::Rules::new(
+            5,
+            3,
+            crate::veletas::SetupRule::Perimeter,
+            crate::veletas::Lines::ShootersPass,
+        )
+        .expect("5x5 with 3 shooters is a board")
+    }
     use crate::game::near_end;
     use crate::rng::Rng;
 
@@ -1010,14 +1021,8 @@ mod tests {
 
     #[test]
     fn veletas_values_match_minimax() {
-        use crate::veletas::{DecisionState, Position, Rules};
-        let rules = Rules::new(
-            5,
-            3,
-            crate::veletas::SetupRule::Perimeter,
-            crate::veletas::Lines::ShootersPass,
-        )
-        .unwrap();
+        use crate::veletas::{DecisionState, Position};
+        let rules = five_by_five();
         let start = DecisionState::new(Position::new(rules));
         for seed in 0..30 {
             let state = near_end(&start, seed, 4);
@@ -1039,14 +1044,8 @@ mod tests {
 
     #[test]
     fn the_table_starts_small_and_grows_to_its_memory() {
-        use crate::veletas::{DecisionState, Position, Rules};
-        let rules = Rules::new(
-            5,
-            3,
-            crate::veletas::SetupRule::Perimeter,
-            crate::veletas::Lines::ShootersPass,
-        )
-        .unwrap();
+        use crate::veletas::{DecisionState, Position};
+        let rules = five_by_five();
         let mut table = Table::<DecisionState>::new(1 << 30);
         assert_eq!(table.buckets.len(), FIRST_BUCKETS);
         let max_slots = table.max_buckets * WAYS;
@@ -1087,14 +1086,8 @@ mod tests {
 
     #[test]
     fn a_full_bucket_replaces_the_entry_least_worth_keeping() {
-        use crate::veletas::{DecisionState, Position, Rules};
-        let rules = Rules::new(
-            5,
-            3,
-            crate::veletas::SetupRule::Perimeter,
-            crate::veletas::Lines::ShootersPass,
-        )
-        .unwrap();
+        use crate::veletas::{DecisionState, Position};
+        let rules = five_by_five();
         // One bucket: every key lands in it.
         let mut table = Table::<DecisionState>::new(Table::<DecisionState>::BUCKET_BYTES);
         assert_eq!(table.max_buckets, 1);
@@ -1133,14 +1126,8 @@ mod tests {
 
     #[test]
     fn a_forgetting_solver_searches_as_a_fresh_one() {
-        use crate::veletas::{DecisionState, Position, Rules};
-        let rules = Rules::new(
-            5,
-            3,
-            crate::veletas::SetupRule::Perimeter,
-            crate::veletas::Lines::ShootersPass,
-        )
-        .unwrap();
+        use crate::veletas::{DecisionState, Position};
+        let rules = five_by_five();
         let never = AtomicBool::new(false);
         let budget = Budget {
             max_nodes: Some(60_000),
@@ -1174,14 +1161,8 @@ mod tests {
 
     #[test]
     fn a_budget_stops_with_unknown() {
-        use crate::veletas::{DecisionState, Position, Rules};
-        let rules = Rules::new(
-            5,
-            3,
-            crate::veletas::SetupRule::Perimeter,
-            crate::veletas::Lines::ShootersPass,
-        )
-        .unwrap();
+        use crate::veletas::{DecisionState, Position};
+        let rules = five_by_five();
         let state = DecisionState::new(Position::new(rules));
         let budget = Budget {
             max_nodes: Some(100),
