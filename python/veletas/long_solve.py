@@ -28,6 +28,7 @@ import json
 import os
 import time
 from collections.abc import Callable, Collection, Iterator
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -167,10 +168,12 @@ class _Node:
     __slots__ = (
         "board",
         "children",
+        "dirty",
         "disproof",
         "key",
         "mobility",
         "moves",
+        "parents",
         "proof",
         "to_act",
         "tried",
@@ -185,6 +188,11 @@ class _Node:
         self.tried = False
         self.children: list[_Node] | None = None
         self.moves: list[str] | None = None
+        # The expanded nodes with this one among their children, and
+        # whether a child's numbers changed since this node's were worked
+        # out: an update of a node none of whose children changed is skipped.
+        self.parents: list[_Node] = []
+        self.dirty = True
         self.mobility = 1
         self.proof = 1
         self.disproof = 1
@@ -405,27 +413,39 @@ class LongSolve:
         moves, children = [], []
         for text, board in self._after(leaf.board, leaf is self.root):
             moves.append(text)
-            children.append(self._node(board))
+            child = self._node(board)
+            if leaf not in child.parents:
+                child.parents.append(leaf)
+            children.append(child)
         if not children:
             raise ValueError(f"every move of {self.root.key!r} is left out: nothing to solve")
         leaf.moves, leaf.children = moves, children
+        leaf.dirty = True
 
     def _update(self, node: _Node) -> None:
         if node.winner is not None:
             return
         children = node.children
+        numbers = node.proof, node.disproof
         if children is None:
             if node.to_act == self.prover:
                 node.proof, node.disproof = 1, node.mobility
             else:
                 node.proof, node.disproof = node.mobility, 1
+            if (node.proof, node.disproof) != numbers:
+                _changed(node)
             return
+        if not node.dirty:
+            return
+        node.dirty = False
         if node.to_act == self.prover:
-            node.proof = min(child.proof for child in children)
-            node.disproof = min(INFINITE, sum(child.disproof for child in children))
+            node.proof = min(map(_proof, children))
+            node.disproof = min(INFINITE, sum(map(_disproof, children)))
         else:
-            node.proof = min(INFINITE, sum(child.proof for child in children))
-            node.disproof = min(child.disproof for child in children)
+            node.proof = min(INFINITE, sum(map(_proof, children)))
+            node.disproof = min(map(_disproof, children))
+        if (node.proof, node.disproof) != numbers:
+            _changed(node)
         if node.proof == 0 or node.disproof == 0:
             winner = self.prover if node.proof == 0 else 1 - self.prover
             self._settle(node, winner)
@@ -435,6 +455,7 @@ class LongSolve:
         node.winner = winner
         won = winner == self.prover
         node.proof, node.disproof = (0, INFINITE) if won else (INFINITE, 0)
+        _changed(node)
         node.board = None
 
 
@@ -520,9 +541,11 @@ def _fen(board: Any) -> str:
     return str(board.fen())
 
 
-def _proof(node: _Node) -> int:
-    return node.proof
+def _changed(node: _Node) -> None:
+    """Marks the parents of ``node``, whose numbers changed, for an update."""
+    for parent in node.parents:
+        parent.dirty = True
 
 
-def _disproof(node: _Node) -> int:
-    return node.disproof
+_proof: Callable[[_Node], int] = attrgetter("proof")
+_disproof: Callable[[_Node], int] = attrgetter("disproof")
