@@ -31,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import importlib
+import inspect
 import math
 import os
 import re
@@ -266,6 +267,17 @@ def connect(address: str | None = None, *, ship: bool = True) -> Iterator[str]:
                 address = ray.get_runtime_context().gcs_address
             yield f"the Ray cluster at {address} ({_size_of_cluster(ray)})"
     finally:
+        _shut_down(ray)
+
+
+def _shut_down(ray: Any) -> None:
+    """``ray.shutdown()``, waiting for the processes of a local runtime to
+    exit where this Ray can (its ``wait_for_processes``): otherwise a run
+    can return while they are still exiting, and their handles are
+    collected with them running (a ``ResourceWarning``)."""
+    if "wait_for_processes" in inspect.signature(ray.shutdown).parameters:
+        ray.shutdown(wait_for_processes=True)
+    else:
         ray.shutdown()
 
 
