@@ -36,12 +36,25 @@ const HIGHS: u64 = 0x8080_8080_8080_8080;
 /// half the instructions of halving with three bit counts.
 #[inline(always)]
 pub const fn select(word: u64, k: u32) -> u32 {
+    select_counted(word, running_counts(word), k)
+}
+
+/// The running bit counts of `word`'s bytes: byte `i` holds the set bits of
+/// bytes 0 to `i` (at most 64, below the byte's high bit), so the top byte
+/// holds the word's count. A draw that needs the count first and then
+/// [`select_counted`] works the bytes' counts out once.
+#[inline(always)]
+pub const fn running_counts(word: u64) -> u64 {
     // The bit count of each byte, in that byte.
     let mut counts = word - ((word >> 1) & 0x5555_5555_5555_5555);
     counts = (counts & 0x3333_3333_3333_3333) + ((counts >> 2) & 0x3333_3333_3333_3333);
     counts = (counts + (counts >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
-    // Byte i: the bits of bytes 0 to i (at most 64, below the high bit).
-    let running = counts.wrapping_mul(ONES);
+    counts.wrapping_mul(ONES)
+}
+
+/// [`select`] of `word`, whose [`running_counts`] are `running`.
+#[inline(always)]
+pub const fn select_counted(word: u64, running: u64, k: u32) -> u32 {
     // The high bit of byte i set where that sum is at most k: the bytes
     // wholly below the bit, counted into the top byte.
     let below = ((((k as u64) * ONES) | HIGHS) - running) & HIGHS;
@@ -73,6 +86,7 @@ mod tests {
             words.extend([a, a & b, a | b, a & b & rng.next_u64()]);
         }
         for word in words {
+            assert_eq!(running_counts(word) >> 56, u64::from(word.count_ones()));
             for k in 0..word.count_ones() {
                 assert_eq!(select(word, k), by_walking(word, k), "{word:#x} {k}");
             }

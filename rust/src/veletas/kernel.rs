@@ -13,6 +13,8 @@
 use super::bitboard::Bitboard;
 use super::lines;
 use super::square::Square;
+use crate::bits::{running_counts, select_counted};
+use crate::rng::Rng;
 
 /// The bit work a playout needs: reaches, counted and picked from.
 ///
@@ -45,6 +47,21 @@ pub trait Bits: Copy {
     /// The `k`-th lowest square of `set` ([`Bitboard::nth`]), which has more
     /// than `k`.
     fn nth_square(self, set: Bitboard, k: u32) -> Square;
+
+    /// A uniformly drawn square of the non-empty `reach`: its
+    /// `rng.below(count)`-th, the micro policy's draw.
+    #[inline(always)]
+    fn draw(self, reach: Self::Reach, rng: &mut Rng) -> Square {
+        let k = rng.below(u64::from(self.count(reach))) as u32;
+        self.nth(reach, k)
+    }
+
+    /// [`Bits::draw`] of a set of squares.
+    #[inline(always)]
+    fn draw_square(self, set: Bitboard, rng: &mut Rng) -> Square {
+        let k = rng.below(u64::from(set.count())) as u32;
+        self.nth_square(set, k)
+    }
 }
 
 /// Plain bitboard code: the line tables of [`lines`] and [`Bitboard::nth`].
@@ -87,6 +104,29 @@ impl Bits for Portable {
     #[inline(always)]
     fn nth_square(self, set: Bitboard, k: u32) -> Square {
         set.nth(k).expect("the set has more than k squares")
+    }
+
+    /// The count and the selection from one pass over each word's bytes:
+    /// without a hardware bit count, counting is most of a selection's work.
+    #[inline(always)]
+    fn draw(self, reach: Bitboard, rng: &mut Rng) -> Square {
+        self.draw_square(reach, rng)
+    }
+
+    #[inline(always)]
+    fn draw_square(self, set: Bitboard, rng: &mut Rng) -> Square {
+        let (low, high) = (set.0 as u64, (set.0 >> 64) as u64);
+        let (running_low, running_high) = (running_counts(low), running_counts(high));
+        let below = (running_low >> 56) as u32;
+        let k = rng.below(u64::from(below + (running_high >> 56) as u32)) as u32;
+        // Which word holds the square is a coin toss: no branch.
+        let in_high = k >= below;
+        let (word, running, k, base) = if in_high {
+            (high, running_high, k - below, 64)
+        } else {
+            (low, running_low, k, 0)
+        };
+        Square::from_index_unchecked(base + select_counted(word, running, k))
     }
 }
 

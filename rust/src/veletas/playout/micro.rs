@@ -556,20 +556,14 @@ impl MicroGame {
             for shooter in self.shooters {
                 seen |= bits.sight(shooter, self.blockers);
             }
-            let targets = seen & self.empty;
-            let k = rng.below(u64::from(targets.count())) as u32;
-            let target = bits.nth_square(targets, k);
+            let target = bits.draw_square(seen & self.empty, rng);
             record(Move::Stone(target));
             (target, 2)
         } else {
             let origin = bits.nth_square(movable, k);
-            let destination = draw(bits, bits.reach(origin, self.blockers, self.empty), rng);
+            let destination = bits.draw(bits.reach(origin, self.blockers, self.empty), rng);
             self.move_shooter(origin, destination);
-            let target = draw(
-                bits,
-                bits.reach(destination, self.blockers, self.empty),
-                rng,
-            );
+            let target = bits.draw(bits.reach(destination, self.blockers, self.empty), rng);
             record(Move::Shot {
                 origin,
                 destination,
@@ -684,14 +678,6 @@ impl MicroGame {
             self.play_turns::<_, false>(x86_v3, rng, limit)
         }
     }
-}
-
-/// A uniformly drawn square of the non-empty `reach` (the micro policy's
-/// draw).
-#[inline(always)]
-fn draw<B: Bits>(bits: B, reach: B::Reach, rng: &mut Rng) -> Square {
-    let k = rng.below(u64::from(bits.count(reach))) as u32;
-    bits.nth(reach, k)
 }
 
 impl Game for MicroGame {
