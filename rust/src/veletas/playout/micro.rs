@@ -364,8 +364,6 @@ impl MicroGame {
             self.claim_until_none(bits);
         }
         self.turn = self.turn.other();
-        self.step = Step::Start;
-        self.moved = false;
         self.all_free = true;
     }
 
@@ -762,6 +760,9 @@ impl Game for MicroGame {
                 } else {
                     self.shoot::<_, false>(Portable, square);
                 }
+                // The whole turns of `play_turn` never leave the start.
+                self.step = Step::Start;
+                self.moved = false;
             }
         }
     }
