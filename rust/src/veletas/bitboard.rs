@@ -183,15 +183,23 @@ impl Bitboard {
         if k >= self.count() {
             return None;
         }
-        // Which half holds the square is a coin toss for a random `k`: pick
-        // it without a branch, which would often be mispredicted.
-        let low = self.0 as u64;
-        let below = low.count_ones();
-        let high = k >= below;
-        let word = if high { (self.0 >> 64) as u64 } else { low };
-        let k = if high { k - below } else { k };
-        let base = if high { 64 } else { 0 };
+        let (word, k, base) = self.word_of(k, (self.0 as u64).count_ones());
         Some(Square::from_index_unchecked(base + select(word, k)))
+    }
+
+    /// The word that holds the `k`-th lowest square, given `below`, the
+    /// count of the low word: that word, `k` within it, and the index of
+    /// its first square.
+    ///
+    /// Which word it is, is a coin toss for a random `k`: chosen without a
+    /// branch, which would often be mispredicted.
+    #[inline(always)]
+    pub(crate) const fn word_of(self, k: u32, below: u32) -> (u64, u32, u32) {
+        if k >= below {
+            ((self.0 >> 64) as u64, k - below, 64)
+        } else {
+            (self.0 as u64, k, 0)
+        }
     }
 
     /// The squares in ascending order.

@@ -119,13 +119,8 @@ impl Bits for Portable {
         let (running_low, running_high) = (running_counts(low), running_counts(high));
         let below = (running_low >> 56) as u32;
         let k = rng.below(u64::from(below + (running_high >> 56) as u32)) as u32;
-        // Which word holds the square is a coin toss: no branch.
-        let in_high = k >= below;
-        let (word, running, k, base) = if in_high {
-            (high, running_high, k - below, 64)
-        } else {
-            (low, running_low, k, 0)
-        };
+        let (word, k, base) = set.word_of(k, below);
+        let running = if base == 0 { running_low } else { running_high };
         Square::from_index_unchecked(base + select_counted(word, running, k))
     }
 }
