@@ -4,35 +4,68 @@
 //! saves them), those in groups with a single path (one placement of the
 //! opponent's kills them), and the points it can still place on.
 
-use super::bitboard::{Bitboard, Direction};
-use super::color::Color;
+use super::bitboard::Bitboard;
 use super::decision::DecisionState;
+#[cfg(target_arch = "x86_64")]
+use super::kernel::X86V3;
+use super::kernel::{self, Baseline, Bits};
+use super::position::Position;
 use super::weights;
 use crate::evaluate::Evaluate;
 
-/// A side's numbers: stones, stones without a path, stones with one path,
-/// and the empty points from which its stone is the nearest in some
-/// direction.
-fn side(stones: Bitboard, empty: Bitboard) -> [u32; 4] {
+/// Both sides' numbers, the colour to act's first: stones, stones without
+/// a path, stones with one path, and the empty points from which its stone
+/// is the nearest in some direction. On the chosen kernel: a search scores
+/// every playout with them.
+fn sides(position: &Position) -> [[u32; 4]; 2] {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(x86_v3) = X86V3::chosen() {
+        // SAFETY: an `X86V3` exists only on a CPU with its features.
+        return unsafe { sides_x86_v3(x86_v3, position) };
+    }
+    sides_on(Baseline::default(), position)
+}
+
+/// [`sides`] compiled for the features of the x86-64-v3 kernel.
+///
+/// # Safety
+///
+/// The CPU must have them.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+unsafe fn sides_x86_v3(x86_v3: X86V3, position: &Position) -> [[u32; 4]; 2] {
+    sides_on(x86_v3, position)
+}
+
+/// [`sides`] on the kernel `k`.
+#[inline(always)]
+fn sides_on<K: Bits>(k: K, position: &Position) -> [[u32; 4]; 2] {
+    let me = position.turn();
+    let empty = k.load(position.empty());
+    [
+        side(k, position.stones(me), empty),
+        side(k, position.stones(me.other()), empty),
+    ]
+}
+
+/// One side's numbers ([`sides`]), of its `stones`.
+#[inline(always)]
+fn side<K: Bits>(k: K, stones: Bitboard, empty: K::Set) -> [u32; 4] {
     let (mut dead, mut fragile) = (0, 0);
+    let all = k.load(stones);
     let mut rest = stones;
     while let Some(seed) = rest.first() {
-        let group = Bitboard::from(seed).flood(stones);
-        rest = rest - group;
-        let others = stones - group;
-        // The stones of other groups at the end of an empty run from the
-        // group: one path each.
-        let paths: u32 = Direction::ALL
-            .into_iter()
-            .map(|dir| ((group.fill(dir, empty) - group).shift(dir) & others).count())
-            .sum();
-        match paths {
-            0 => dead += group.count(),
-            1 => fragile += group.count(),
+        let group = kernel::flood(k, k.point(seed), all);
+        let size = k.store(group);
+        rest = rest - size;
+        // Two paths or more make no number: no need to count further.
+        match kernel::paths(k, group, k.and_not(all, group), empty, 2) {
+            0 => dead += size.count(),
+            1 => fragile += size.count(),
             _ => {}
         }
     }
-    let sight = stones.rays(empty) & empty;
+    let sight = k.store(kernel::rays(k, all, empty));
     [stones.count(), dead, fragile, sight.count()]
 }
 
@@ -62,9 +95,7 @@ impl Evaluate for DecisionState {
 
     fn features(&self, out: &mut Vec<f32>) {
         let position = self.position();
-        let me = position.turn();
-        let empty = position.empty();
-        let [mine, theirs] = [me, me.other()].map(|c: Color| side(position.stones(c), empty));
+        let [mine, theirs] = sides(position);
         #[allow(clippy::cast_precision_loss)] // at most 154 points
         let scale = |n: u32| n as f32 / position.size().points() as f32;
         out.clear();
@@ -82,7 +113,10 @@ impl Evaluate for DecisionState {
 )]
 mod tests {
     use super::*;
-    use crate::meridians::Position;
+    use crate::game::{Game, random_action};
+    use crate::meridians::kernel::Portable;
+    use crate::meridians::{Color, Direction, Size};
+    use crate::rng::Rng;
 
     fn features(fen: &str) -> Vec<f32> {
         let mut out = Vec::new();
@@ -92,7 +126,63 @@ mod tests {
 
     fn counts(fen: &str, color: Color) -> [u32; 4] {
         let position = Position::from_fen(fen, false).unwrap();
-        side(position.stones(color), position.empty())
+        let [mine, theirs] = sides(&position);
+        if color == position.turn() {
+            mine
+        } else {
+            theirs
+        }
+    }
+
+    /// A side's numbers by their definition, group by group on whole
+    /// bitboards: every path of a group counted.
+    fn side_by_definition(stones: Bitboard, empty: Bitboard) -> [u32; 4] {
+        let (mut dead, mut fragile) = (0, 0);
+        let mut rest = stones;
+        while let Some(seed) = rest.first() {
+            let group = Bitboard::from(seed).flood(stones);
+            rest = rest - group;
+            let others = stones - group;
+            let paths: u32 = Direction::ALL
+                .into_iter()
+                .map(|dir| ((group.fill(dir, empty) - group).shift(dir) & others).count())
+                .sum();
+            match paths {
+                0 => dead += group.count(),
+                1 => fragile += group.count(),
+                _ => {}
+            }
+        }
+        let sight = stones.rays(empty) & empty;
+        [stones.count(), dead, fragile, sight.count()]
+    }
+
+    #[test]
+    fn every_kernel_counts_as_the_definition_along_random_games() {
+        let mut checked = 0;
+        for size in Size::ALL {
+            for game in 0..30 {
+                let mut state = DecisionState::new(Position::new(size));
+                let mut rng = Rng::for_game(5, game);
+                while let Some(action) = random_action(&state, &mut rng) {
+                    Game::apply(&mut state, action);
+                    let position = state.position();
+                    let me = position.turn();
+                    let expected = [me, me.other()]
+                        .map(|c| side_by_definition(position.stones(c), position.empty()));
+                    assert_eq!(sides(position), expected, "{position:?}");
+                    assert_eq!(sides_on(Portable, position), expected);
+                    assert_eq!(sides_on(Baseline::default(), position), expected);
+                    #[cfg(target_arch = "x86_64")]
+                    if let Some(x86_v3) = X86V3::detect() {
+                        // SAFETY: detected.
+                        assert_eq!(unsafe { sides_x86_v3(x86_v3, position) }, expected);
+                    }
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 5_000, "{checked} positions");
     }
 
     #[test]

@@ -223,6 +223,44 @@ pub fn sees<K: Bits>(k: K, group: K::Set, others: K::Set, empty: K::Set) -> bool
     k.any(k.and(k.or(north_south, diagonal), others))
 }
 
+/// The paths of `group` to `others` (the stones of the colour's other
+/// groups): in each direction, the points of `others` at the end of an
+/// empty run from the group, counted direction by direction until there
+/// are `enough` (a group's paths up to that many are all a caller reads).
+#[inline(always)]
+pub fn paths<K: Bits>(k: K, group: K::Set, others: K::Set, empty: K::Set, enough: u32) -> u32 {
+    // Written out, each direction a constant where it is compiled (and no
+    // closure, which would not be compiled for the caller's features).
+    let mut paths = path_ends(k, group, others, empty, Direction::East);
+    if paths >= enough {
+        return paths;
+    }
+    paths += path_ends(k, group, others, empty, Direction::West);
+    if paths >= enough {
+        return paths;
+    }
+    paths += path_ends(k, group, others, empty, Direction::North);
+    if paths >= enough {
+        return paths;
+    }
+    paths += path_ends(k, group, others, empty, Direction::South);
+    if paths >= enough {
+        return paths;
+    }
+    paths += path_ends(k, group, others, empty, Direction::NorthEast);
+    if paths >= enough {
+        return paths;
+    }
+    paths + path_ends(k, group, others, empty, Direction::SouthWest)
+}
+
+/// The points of `others` at the end of an empty run from `group` in
+/// `dir`, counted.
+#[inline(always)]
+fn path_ends<K: Bits>(k: K, group: K::Set, others: K::Set, empty: K::Set, dir: Direction) -> u32 {
+    k.store(k.and(beyond(k, group, dir, empty), others)).count()
+}
+
 /// The points one step in `dir` past the empty runs from `from` in `dir`
 /// (`empty` disjoint from `from`): where they end, unmasked.
 #[inline(always)]
