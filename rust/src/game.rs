@@ -24,6 +24,12 @@ pub trait ActionSet {
 
     /// Whether `action` is one of them.
     fn contains(&self, action: Action) -> bool;
+
+    /// The actions in ascending id order: [`ActionSet::nth`] of each `k`,
+    /// which a game whose set can be walked does in one pass.
+    fn iter(&self) -> impl Iterator<Item = Action> + '_ {
+        (0..self.len()).map_while(|k| self.nth(k))
+    }
 }
 
 /// A two-player game as a sequence of decisions.

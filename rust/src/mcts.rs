@@ -582,8 +582,7 @@ impl<G: Evaluate> Tree<G> {
         }
         let untried = actions.len() - u32::from(self.nodes[node as usize].children);
         let mut pick = self.rng.below(u64::from(untried)) as u32;
-        for k in 0..actions.len() {
-            let action = actions.nth(k).expect("k < len");
+        for action in actions.iter() {
             let index = action as usize;
             if self.tried[index / 64] & (1 << (index % 64)) == 0 {
                 if pick == 0 {

@@ -631,7 +631,7 @@ impl<G: Solvable> Solver<G> {
         // much as its children's look-ups.
         let mut actions = std::mem::take(&mut self.spare_actions);
         actions.clear();
-        actions.extend((0..legal.len()).filter_map(|k| legal.nth(k)));
+        actions.extend(legal.iter());
         state.order_actions(&mut actions);
         let mut children = self.spare_children.pop().unwrap_or_default();
         // The children stay in the actions' order: moving them into the
@@ -831,8 +831,8 @@ impl<G: Solvable> Solver<G> {
                 vec![(action, child)]
             } else {
                 let legal = node.legal_actions();
-                (0..legal.len())
-                    .filter_map(|k| legal.nth(k))
+                legal
+                    .iter()
                     .map(|a| {
                         let mut child = node;
                         child.apply(a);
@@ -946,7 +946,7 @@ mod tests {
             return w == me;
         }
         let legal = state.legal_actions();
-        (0..legal.len()).filter_map(|k| legal.nth(k)).any(|a| {
+        legal.iter().any(|a| {
             let mut child = state.clone();
             child.apply(a);
             let won = minimax(&child);

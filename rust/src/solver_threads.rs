@@ -60,7 +60,7 @@ where
         return solve_with(&mut solver, state, budget, stop, max_proof, &done, progress);
     }
     let prover = state.seat_to_act();
-    let mut actions: Vec<Action> = (0..legal.len()).filter_map(|k| legal.nth(k)).collect();
+    let mut actions: Vec<Action> = legal.iter().collect();
     state.order_actions(&mut actions);
     let children: Vec<(Action, G)> = actions
         .into_iter()

@@ -203,6 +203,11 @@ impl ActionSet for Actions {
     fn contains(&self, action: Action) -> bool {
         Actions::contains(self, action)
     }
+
+    #[inline]
+    fn iter(&self) -> impl Iterator<Item = Action> + '_ {
+        Actions::iter(self)
+    }
 }
 
 /// An action that is not legal at the current decision.

@@ -530,6 +530,11 @@ impl ActionSet for Actions {
     fn contains(&self, action: Action) -> bool {
         Actions::contains(self, action)
     }
+
+    #[inline]
+    fn iter(&self) -> impl Iterator<Item = Action> + '_ {
+        Actions::iter(self)
+    }
 }
 
 impl Game for DecisionState {
