@@ -271,8 +271,8 @@ class MctsBot:
     :param iterations: playouts per move and thread; with both, the search
         stops at whichever runs out first; with neither, it thinks for
         :data:`DEFAULT_SECONDS`.
-    :param threads: independent trees searched in parallel and merged by
-        visit counts at the root.
+    :param threads: search threads: ``"mcts"``'s grow one tree together,
+        ``"uct"``'s one tree each, merged by visit counts at the root.
     :param seed: the random streams; with ``iterations``, no ``seconds`` and
         one thread, the bot plays the same moves for the same seed.
     :param exploration: the UCT constant (default: the game's own,

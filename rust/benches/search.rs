@@ -7,8 +7,9 @@
 //! `--game veletas|meridians` (default both), `--moves M` (default 16),
 //! `--iterations N` (default 4000 a move), `--algorithm mcts|uct` (default
 //! mcts, with the MCTS solver), `--kernel NAME` (a kernel of the bit work,
-//! `portable` or `x86-64-v3`; default the CPU's), `--threads T` (default 1:
-//! one tree a thread, each with the iterations a move). Run without `--bench` (as by
+//! `portable` or `x86-64-v3`; default the CPU's), `--threads T` (default 1;
+//! each thread runs the iterations a move: `mcts`'s grow one tree, `uct`'s
+//! one each). Run without `--bench` (as by
 //! `cargo test --benches`), it plays 4 moves of 200 iterations: for
 //! profilers, with the same arguments before and after a change.
 
