@@ -132,6 +132,7 @@ ROWS = (
         "uct:seconds=0.1",
         {"game": "meridians", "size": "6-7", "pie": True},
     ),
+    # Revision 3 of the threads rows: `mcts`'s threads grow one tree.
     Row(
         "threads-7x7",
         "Veletas 7x7, 2 threads against 1",
@@ -139,7 +140,7 @@ ROWS = (
         "mcts:seconds=0.1",
         {"variant": "small"},
         at_once=1,
-        revision=2,
+        revision=3,
     ),
     Row(
         "threads-meridians-5-6",
@@ -149,7 +150,7 @@ ROWS = (
         {"game": "meridians", "size": "5-6", "pie": True},
         at_once=1,
         # Revision 2: nothing beside the games (a solve took a core before).
-        revision=2,
+        revision=3,
     ),
 )
 
