@@ -310,6 +310,7 @@ impl Node {
 /// The estimate's chance to win of a playout cut short, in half wins
 /// rounded at random (up with the chance of the fraction): the expected
 /// score is the estimate's, in the counts' integers.
+#[inline]
 fn half_wins_of_playout(estimate: f32, rng: &mut Rng) -> u32 {
     let twice = 2.0 * estimate;
     let whole = twice.floor();
@@ -318,6 +319,44 @@ fn half_wins_of_playout(estimate: f32, rng: &mut Rng) -> u32 {
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // 0, 1 or 2
     let half_wins = whole as u32 + u32::from(draw < twice - whole);
     half_wins.min(2)
+}
+
+/// The child with the best UCT score among those `children` lists (each
+/// with its visits, half wins and proof), below a node of `visits`; the
+/// first one on ties. With `PROVE`, a proven winning child first, and
+/// children proven lost for the seat to act passed over while any other is
+/// left. `NO_NODE` without children.
+#[inline(always)]
+fn best_child<const PROVE: bool, I: Iterator<Item = (u32, u32, u32, u8)>>(
+    children: impl Fn() -> I,
+    visits: u32,
+    exploration: f64,
+) -> u32 {
+    let log_visits = f64::from(visits.max(1)).ln();
+    let mut best = NO_NODE;
+    let mut best_score = f64::NEG_INFINITY;
+    for (child, visits, half_wins, proven) in children() {
+        if PROVE {
+            match proven {
+                PROVEN_WIN => return child,
+                PROVEN_LOSS => continue,
+                _ => {}
+            }
+        }
+        let visits = f64::from(visits.max(1));
+        let score =
+            f64::from(half_wins) / (2.0 * visits) + exploration * (log_visits / visits).sqrt();
+        if score > best_score {
+            best_score = score;
+            best = child;
+        }
+    }
+    if PROVE && best == NO_NODE {
+        // Every child is lost (a full tree may leave actions unexpanded):
+        // explore among them as UCT would.
+        return best_child::<false, I>(children, visits, exploration);
+    }
+    best
 }
 
 /// One tree, its root state and its random stream.
@@ -612,32 +651,13 @@ impl<G: Evaluate> Tree<G> {
     /// With `PROVE`, a proven winning child first, and children proven lost
     /// for the seat to act passed over while any other is left.
     fn select<const PROVE: bool>(&self, node: u32, exploration: f64) -> u32 {
-        let log_visits = f64::from(self.nodes[node as usize].visits.max(1)).ln();
-        let mut best = NO_NODE;
-        let mut best_score = f64::NEG_INFINITY;
-        for child in self.children(node) {
-            let stats = &self.nodes[child as usize];
-            if PROVE {
-                match stats.proven {
-                    PROVEN_WIN => return child,
-                    PROVEN_LOSS => continue,
-                    _ => {}
-                }
-            }
-            let visits = f64::from(stats.visits.max(1));
-            let score = f64::from(stats.half_wins) / (2.0 * visits)
-                + exploration * (log_visits / visits).sqrt();
-            if score > best_score {
-                best_score = score;
-                best = child;
-            }
-        }
-        if PROVE && best == NO_NODE {
-            // Every child is lost (a full tree may leave actions
-            // unexpanded): explore among them as UCT would.
-            return self.select::<false>(node, exploration);
-        }
-        best
+        let children = || {
+            self.children(node).map(|child| {
+                let stats = &self.nodes[child as usize];
+                (child, stats.visits, stats.half_wins, stats.proven)
+            })
+        };
+        best_child::<PROVE, _>(children, self.nodes[node as usize].visits, exploration)
     }
 
     /// Searches below the node `prefix` leads to within `budget`; returns
@@ -862,6 +882,7 @@ impl<G: Evaluate> Mcts<G> {
     /// Grows the first tree on as many threads as there are trees (tree
     /// parallelism, [`shared`]), each thread with the random stream of its
     /// tree; returns the iterations run.
+    #[inline(never)]
     fn run_shared(
         &mut self,
         prefix: &[Action],

@@ -15,7 +15,8 @@ use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU32, AtomicUsize,
 use std::time::Instant;
 
 use super::{
-    Budget, Config, NO_NODE, Node, PROVEN_LOSS, PROVEN_WIN, UNPROVEN, half_wins_of_playout,
+    Budget, Config, NO_NODE, Node, PROVEN_LOSS, PROVEN_WIN, UNPROVEN, best_child,
+    half_wins_of_playout,
 };
 use crate::evaluate::Evaluate;
 use crate::game::{Action, ActionSet};
@@ -367,29 +368,18 @@ fn proven_winner(proven: u8, mover: u8) -> usize {
 
 /// As `Tree::select`, on the shared nodes.
 fn select<const PROVE: bool>(nodes: &SharedNodes, node: u32, exploration: f64) -> u32 {
-    let log_visits = f64::from(nodes.visits(node).load(Ordering::Relaxed).max(1)).ln();
-    let mut best = NO_NODE;
-    let mut best_score = f64::NEG_INFINITY;
-    for child in nodes.children_of(node) {
-        if PROVE {
-            match nodes.proven(child).load(Ordering::Acquire) {
-                PROVEN_WIN => return child,
-                PROVEN_LOSS => continue,
-                _ => {}
-            }
-        }
-        let visits = f64::from(nodes.visits(child).load(Ordering::Relaxed).max(1));
-        let half_wins = f64::from(nodes.half_wins(child).load(Ordering::Relaxed));
-        let score = half_wins / (2.0 * visits) + exploration * (log_visits / visits).sqrt();
-        if score > best_score {
-            best_score = score;
-            best = child;
-        }
-    }
-    if PROVE && best == NO_NODE {
-        return select::<false>(nodes, node, exploration);
-    }
-    best
+    let children = || {
+        nodes.children_of(node).map(|child| {
+            (
+                child,
+                nodes.visits(child).load(Ordering::Relaxed),
+                nodes.half_wins(child).load(Ordering::Relaxed),
+                nodes.proven(child).load(Ordering::Acquire),
+            )
+        })
+    };
+    let visits = nodes.visits(node).load(Ordering::Relaxed);
+    best_child::<PROVE, _>(children, visits, exploration)
 }
 
 /// Grows the shared tree on `workers.len()` threads, each until it has
