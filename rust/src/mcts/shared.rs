@@ -15,8 +15,8 @@ use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU32, AtomicUsize,
 use std::time::Instant;
 
 use super::{
-    Budget, Config, NO_NODE, Node, PROVEN_LOSS, PROVEN_WIN, UNPROVEN, best_child,
-    half_wins_of_playout,
+    Budget, Config, NO_NODE, Node, PROVEN_LOSS, PROVEN_WIN, Proofs, UNPROVEN, back_up_proof,
+    best_child, half_wins_of_playout,
 };
 use crate::evaluate::Evaluate;
 use crate::game::{Action, ActionSet};
@@ -249,7 +249,7 @@ impl Worker {
             };
             nodes.half_wins(index).fetch_add(won, Ordering::Relaxed);
         }
-        self.back_up_proof(nodes, prefix.len())
+        back_up_proof(&mut { nodes }, &self.path, &self.legal, prefix.len())
     }
 
     /// The playout from `state` (the path's leaf, below `top`): its seat
@@ -319,41 +319,28 @@ impl Worker {
         state.apply(action);
         Some(child)
     }
+}
 
-    /// As `Tree::back_up_proof`, on the shared nodes.
-    fn back_up_proof(&self, nodes: &SharedNodes, top: usize) -> bool {
-        let mut solved = false;
-        for depth in (0..self.path.len() - 1).rev() {
-            let parent = self.path[depth];
-            let child = self.path[depth + 1];
-            let seat = nodes.mover(child);
-            let won_by_seat = match nodes.proven(child).load(Ordering::Acquire) {
-                PROVEN_WIN => true,
-                PROVEN_LOSS => {
-                    let all = u32::from(nodes.children(parent).load(Ordering::Acquire))
-                        == self.legal[depth]
-                        && nodes
-                            .children_of(parent)
-                            .all(|c| nodes.proven(c).load(Ordering::Acquire) == PROVEN_LOSS);
-                    if !all {
-                        return solved;
-                    }
-                    false
-                }
-                _ => return solved,
-            };
-            solved |= depth == top;
-            if depth == 0 {
-                return solved;
-            }
-            let proof = if won_by_seat == (nodes.mover(parent) == seat) {
-                PROVEN_WIN
-            } else {
-                PROVEN_LOSS
-            };
-            nodes.proven(parent).store(proof, Ordering::Release);
-        }
-        solved
+impl Proofs for &SharedNodes {
+    fn proven(&self, node: u32) -> u8 {
+        SharedNodes::proven(self, node).load(Ordering::Acquire)
+    }
+
+    fn mover(&self, node: u32) -> u8 {
+        SharedNodes::mover(self, node)
+    }
+
+    fn all_lost(&self, node: u32, legal: u32) -> bool {
+        // A child is counted once published: with every action's child
+        // counted, all are in the list.
+        u32::from(self.children(node).load(Ordering::Acquire)) == legal
+            && self.children_of(node).all(|child| {
+                SharedNodes::proven(self, child).load(Ordering::Acquire) == PROVEN_LOSS
+            })
+    }
+
+    fn prove(&mut self, node: u32, proof: u8) {
+        SharedNodes::proven(self, node).store(proof, Ordering::Release);
     }
 }
 
