@@ -437,6 +437,37 @@ fn back_up_proof(
     solved
 }
 
+/// A uniformly random action of `actions` that none of `taken` (the actions
+/// of a node's children) is, or `None` when every action is taken; `marks`
+/// is scratch space, one bit an action.
+fn untried_action<A: ActionSet>(
+    actions: &A,
+    taken: impl Iterator<Item = Action>,
+    num_actions: usize,
+    marks: &mut Vec<u64>,
+    rng: &mut Rng,
+) -> Option<Action> {
+    marks.clear();
+    marks.resize(num_actions.div_ceil(64), 0);
+    let mut count = 0;
+    for action in taken {
+        let index = usize::from(action);
+        marks[index / 64] |= 1 << (index % 64);
+        count += 1;
+    }
+    let untried = actions.len().checked_sub(count).filter(|&n| n > 0)?;
+    let mut pick = rng.below(u64::from(untried)) as u32;
+    actions.iter().find(|&action| {
+        let index = usize::from(action);
+        if marks[index / 64] & (1 << (index % 64)) != 0 {
+            return false;
+        }
+        let found = pick == 0;
+        pick = pick.wrapping_sub(1);
+        found
+    })
+}
+
 /// One tree, its root state and its random stream.
 #[derive(Clone, Debug)]
 struct Tree<G> {
@@ -662,26 +693,17 @@ impl<G: Evaluate> Tree<G> {
 
     /// A uniformly random legal action that `node` has no child for yet.
     fn untried(&mut self, node: u32, actions: &G::Actions, num_actions: usize) -> Action {
-        self.tried.clear();
-        self.tried.resize(num_actions.div_ceil(64), 0);
-        let mut next = self.nodes[node as usize].first_child;
-        while next != NO_NODE {
-            let action = self.nodes[next as usize].action as usize;
-            self.tried[action / 64] |= 1 << (action % 64);
-            next = self.nodes[next as usize].next_sibling;
-        }
-        let untried = actions.len() - u32::from(self.nodes[node as usize].children);
-        let mut pick = self.rng.below(u64::from(untried)) as u32;
-        for action in actions.iter() {
-            let index = action as usize;
-            if self.tried[index / 64] & (1 << (index % 64)) == 0 {
-                if pick == 0 {
-                    return action;
-                }
-                pick -= 1;
-            }
-        }
-        unreachable!("a node with fewer children than actions has an untried action")
+        let nodes = &self.nodes;
+        let mut next = nodes[node as usize].first_child;
+        let taken = std::iter::from_fn(|| {
+            (next != NO_NODE).then(|| {
+                let child = &nodes[next as usize];
+                next = child.next_sibling;
+                child.action
+            })
+        });
+        untried_action(actions, taken, num_actions, &mut self.tried, &mut self.rng)
+            .expect("a node with fewer children than actions has an untried action")
     }
 
     /// The child of `node` with the best UCT score; the first one on ties.

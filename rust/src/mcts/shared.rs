@@ -16,7 +16,7 @@ use std::time::Instant;
 
 use super::{
     Budget, Config, NO_NODE, Node, PROVEN_LOSS, PROVEN_WIN, Proofs, UNPROVEN, back_up_proof,
-    best_child, half_wins_of_playout,
+    best_child, half_wins_of_playout, untried_action,
 };
 use crate::evaluate::Evaluate;
 use crate::game::{Action, ActionSet};
@@ -296,25 +296,14 @@ impl Worker {
         actions: &G::Actions,
         state: &mut G,
     ) -> Option<u32> {
-        self.tried.clear();
-        self.tried.resize(state.num_actions().div_ceil(64), 0);
-        let mut tried = 0;
-        for child in nodes.children_of(node) {
-            let action = nodes.action(child) as usize;
-            self.tried[action / 64] |= 1 << (action % 64);
-            tried += 1;
-        }
-        let untried = actions.len().checked_sub(tried).filter(|&n| n > 0)?;
-        let mut pick = self.rng.below(u64::from(untried)) as u32;
-        let action = actions.iter().find(|&action| {
-            let index = action as usize;
-            if self.tried[index / 64] & (1 << (index % 64)) != 0 {
-                return false;
-            }
-            let found = pick == 0;
-            pick = pick.wrapping_sub(1);
-            found
-        })?;
+        let taken = nodes.children_of(node).map(|child| nodes.action(child));
+        let action = untried_action(
+            actions,
+            taken,
+            state.num_actions(),
+            &mut self.tried,
+            &mut self.rng,
+        )?;
         let child = nodes.add_child(node, action, state.seat_to_act())?;
         state.apply(action);
         Some(child)
