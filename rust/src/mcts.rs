@@ -53,6 +53,10 @@ mod shared;
 /// A full tree stops growing and keeps refining its statistics.
 pub const DEFAULT_MAX_NODES: usize = 8_000_000;
 
+/// The nodes of a tree at which a search first lays it out again
+/// ([`Tree::compact`]); then at every doubling.
+const COMPACT_FROM: usize = 4096;
+
 /// The share of a move's budget that the exact solver gets first
 /// ([`Config::solve_share`]).
 pub const DEFAULT_SOLVE_SHARE: f64 = 0.1;
@@ -747,12 +751,17 @@ impl<G: Evaluate> Tree<G> {
             return 0;
         }
         let exploration = config.exploration_of::<G>();
+        let mut compact_at = (2 * self.nodes.len()).max(COMPACT_FROM);
         let mut done = 0;
         while done < limit {
             if done % CLOCK_EVERY == 0
                 && (stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d))
             {
                 break;
+            }
+            if self.nodes.len() >= compact_at {
+                self.compact();
+                compact_at = 2 * self.nodes.len();
             }
             done += 1;
             // A solved root has nothing left to learn: stop early.
@@ -779,9 +788,18 @@ impl<G: Evaluate> Tree<G> {
         }
     }
 
+    /// Lays the tree out again breadth first, each node's children side
+    /// by side, as [`Tree::keep_subtree`] does: the nodes added one at a
+    /// time lie where their turn came, and selection, which reads every
+    /// child of a node, then follows a chain of cache misses.
+    fn compact(&mut self) {
+        let root = self.root.clone();
+        self.keep_subtree(0, root);
+    }
+
     /// Copies the subtree of `top` into a fresh arena with `top` as root.
     fn keep_subtree(&mut self, top: u32, state: G) {
-        let mut kept = Vec::with_capacity(self.nodes.len());
+        let mut kept = Vec::with_capacity(self.nodes.capacity());
         let mut root = self.nodes[top as usize];
         root.next_sibling = NO_NODE;
         kept.push(root);
@@ -1471,6 +1489,38 @@ mod tests {
         let (_, stats_a, _) = run(11);
         let (_, stats_b, _) = run(12);
         assert_ne!(stats_a, stats_b, "another seed explores differently");
+    }
+
+    /// Every node of `tree` below `node`, depth first in the order of the
+    /// children lists: action, visits, half wins, proof.
+    fn walk<G: Evaluate>(tree: &Tree<G>, node: u32, out: &mut Vec<(Action, u32, u32, u8)>) {
+        for child in tree.children(node) {
+            let n = tree.nodes[child as usize];
+            out.push((n.action, n.visits, n.half_wins, n.proven));
+            walk(tree, child, out);
+        }
+    }
+
+    #[test]
+    fn laying_the_tree_out_again_changes_nothing_the_search_sees() {
+        let run = |compact: bool| {
+            let mut search = Mcts::new(state(MIDGAME), config(5));
+            search.search(Budget::iterations(2000));
+            if compact {
+                let before = search.trees[0].nodes.clone();
+                search.trees[0].compact();
+                let after = &search.trees[0].nodes;
+                assert_eq!(before.len(), after.len());
+                assert!(before.iter().zip(after).any(|(a, b)| a.action != b.action));
+            }
+            // Below the size at which the second search would lay it out.
+            let info = search.search(Budget::iterations(2000));
+            assert!(search.node_count() < COMPACT_FROM);
+            let mut nodes = Vec::new();
+            walk(&search.trees[0], 0, &mut nodes);
+            (info.best_action, search.root_stats(), nodes)
+        };
+        assert_eq!(run(true), run(false));
     }
 
     #[test]
