@@ -725,6 +725,28 @@ def test_a_match_from_openings_plays_each_twice_the_seats_swapped() -> None:
     assert "openings      3, each played twice, the seats swapped" in str(result)
 
 
+def test_an_opening_with_a_swap_is_played_to_its_end() -> None:
+    # The second opening of seed 9 swaps at its third move: every move
+    # after the swap is played too, and the games replay from the start.
+    from veletas.openings import openings
+
+    opening = openings("veletas", 2, seed=9, rules={"variant": "small"})[1]
+    assert "swap" in opening[:-1]
+    end = veletas.Board(variant="small")
+    for text in opening:
+        end.push_str(text)
+    result = veletas.match("random", "random", 4, variant="small", seed=9, openings=2)
+    for game in result.games[2:]:
+        board = veletas.Board(variant="small")
+        for text in game.moves[: len(opening)]:
+            board.push_str(text)
+        assert board.fen() == end.fen()
+        for text in game.moves[len(opening) :]:
+            board.push_str(text)
+        assert board.is_game_over()
+    assert len(list(result.records())) == 4
+
+
 def test_openings_that_are_all_decided_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     from veletas import openings, solving
 

@@ -119,7 +119,8 @@ class _Pairing:
         swapped = False
         if self.openings:
             for text in self.openings[(index // 2) % len(self.openings)]:
-                swapped = swapped or board.push_str(text).is_swap
+                # Pushed whether or not a swap came before.
+                swapped = board.push_str(text).is_swap or swapped
                 moves.append(text)
         while not board.is_game_over():
             if stop is not None and stop.is_set():
