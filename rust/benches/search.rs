@@ -9,7 +9,10 @@
 //! mcts, with the MCTS solver), `--kernel NAME` (a kernel of the bit work,
 //! `portable` or `x86-64-v3`; default the CPU's), `--threads T` (default 1;
 //! each thread runs the iterations a move: `mcts`'s grow one tree, `uct`'s
-//! one each). Run without `--bench` (as by
+//! one each), `--variant standard|medium|small` (the Veletas board, default
+//! standard). With `--bench` and several threads, it first prints the
+//! round trip of a cache line between two threads, which says how far
+//! apart the cores are. Run without `--bench` (as by
 //! `cargo test --benches`), it plays 4 moves of 200 iterations: for
 //! profilers, with the same arguments before and after a change.
 
@@ -29,6 +32,7 @@ fn main() {
     let mut timing = false;
     let mut algorithm = Algorithm::Solver;
     let mut threads = 1;
+    let mut variant = veletas::Variant::Standard;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -48,6 +52,14 @@ fn main() {
                     std::process::exit(2);
                 }
             }
+            "--variant" => {
+                let name: String = value(&mut args, "--variant standard|medium|small");
+                let Some(&named) = veletas::Variant::ALL.iter().find(|v| v.name() == name) else {
+                    eprintln!("--variant must be standard, medium or small, not {name}");
+                    std::process::exit(2);
+                };
+                variant = named;
+            }
             "--kernel" => {
                 let name: String = value(&mut args, "--kernel NAME");
                 let chosen = _veletas::cpu::Kernel::parse(&name)
@@ -65,9 +77,16 @@ fn main() {
         iterations: iterations.unwrap_or(if timing { 4000 } else { 200 }),
         algorithm,
         threads,
+        variant,
     };
     if games.is_empty() {
         games = vec!["veletas".to_owned(), "meridians".to_owned()];
+    }
+    if timing && threads > 1 {
+        println!(
+            "round trip between two threads: {} ns",
+            round_trip().as_nanos()
+        );
     }
     for game in &games {
         let clock = Instant::now();
@@ -90,6 +109,8 @@ struct Run {
     iterations: u64,
     algorithm: Algorithm,
     threads: usize,
+    /// The Veletas board.
+    variant: veletas::Variant,
 }
 
 impl Run {
@@ -104,13 +125,13 @@ impl Run {
     }
 }
 
-/// Plays the run's moves of standard Veletas, both seats searched by one
+/// Plays the run's moves of Veletas on the run's board, both seats searched by one
 /// player; returns the moves and the iterations run.
 fn play_veletas(run: Run) -> (String, u64) {
     use veletas::bots::MctsPlayer;
-    use veletas::{DecisionState, Position, Rules, Variant};
+    use veletas::{DecisionState, Position, Rules};
     let mut player = MctsPlayer::new(run.config::<DecisionState>());
-    let mut position = Position::new(Rules::variant(Variant::Standard));
+    let mut position = Position::new(Rules::variant(run.variant));
     let (mut line, mut total) = (Vec::new(), 0);
     for _ in 0..run.moves {
         let Some(turn) = player.choose(
@@ -151,4 +172,33 @@ fn value<T: FromStr>(args: &mut impl Iterator<Item = String>, usage: &str) -> T 
     args.next()
         .and_then(|text| text.parse().ok())
         .unwrap_or_else(|| panic!("usage: {usage}"))
+}
+
+/// The time a value takes to go from one thread to another and back, over
+/// 100,000 round trips: how far apart the cores are, which decides what
+/// the threads of one tree pay where they write what the other reads.
+fn round_trip() -> std::time::Duration {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    const TRIPS: u64 = 100_000;
+    let ball = AtomicU64::new(0);
+    let clock = Instant::now();
+    std::thread::scope(|scope| {
+        // The other thread turns each odd value to the next even one.
+        scope.spawn(|| {
+            let mut seen = 0;
+            while seen < 2 * TRIPS {
+                seen = ball.load(Ordering::Acquire);
+                if seen % 2 == 1 {
+                    ball.store(seen + 1, Ordering::Release);
+                }
+            }
+        });
+        for trip in 0..TRIPS {
+            ball.store(2 * trip + 1, Ordering::Release);
+            while ball.load(Ordering::Acquire) != 2 * trip + 2 {
+                std::hint::spin_loop();
+            }
+        }
+    });
+    clock.elapsed() / TRIPS as u32
 }

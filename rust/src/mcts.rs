@@ -987,7 +987,7 @@ impl<G: Evaluate> Mcts<G> {
         // growing where it is full.
         let room = config.max_nodes.saturating_sub(tree.nodes.len());
         let _ = tree.nodes.try_reserve_exact(room);
-        let nodes = shared::SharedNodes::new(&mut tree.nodes);
+        let nodes = shared::SharedNodes::new(&mut tree.nodes, config.max_nodes);
         let iterations = shared::run(
             &nodes,
             &tree.root,
@@ -1676,12 +1676,10 @@ mod tests {
             }),
         ];
         for grow in starts {
-            // A node claimed by a thread that then found its action added
-            // by the other (the two at one leaf drew the same action)
-            // stays unreached: a few in a thousand, more under load.
+            // Unreached: the slots left in each thread's block.
             let (held, reached) = grow();
             assert!(reached > 1000 && held >= reached, "{held} {reached}");
-            assert!(held - reached < reached / 20, "{held} {reached}");
+            assert!(held - reached <= 2 * shared::BLOCK, "{held} {reached}");
         }
     }
 

@@ -7,9 +7,21 @@
 //! head of its parent's list, so that no action gets two children), its
 //! number of children and its proof. A node's action, mover and next
 //! sibling are written before it is published and never change after.
-//! There is no virtual loss: a thread that follows another down the same
-//! path adds another child of the node where the other expanded one.
+//!
+//! The threads meet where one writes what the other reads, and each such
+//! cache line moves between the cores (a few hundred nanoseconds where they
+//! are far apart, against a microsecond or two for an iteration). So:
+//! - a thread adds its visits of a node in one go, later, while they are at
+//!   most one in [`OWED_SHARE`] of the node's (the busy nodes at the top,
+//!   which every iteration passes), and all it owes every [`SETTLE_EVERY`]
+//!   iterations and at the end;
+//! - a node with fewer visits gets its visit on the way down, a virtual
+//!   loss until the result is added on the way up, so that a thread that
+//!   follows another there takes another child rather than the same path;
+//! - each thread takes its new nodes from a block of [`BLOCK`] slots of its
+//!   own, not from the shared count at every expansion.
 
+use std::ops::Range;
 use std::ptr::addr_of_mut;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU32, AtomicUsize, Ordering};
 use std::time::Instant;
@@ -22,11 +34,22 @@ use crate::evaluate::Evaluate;
 use crate::game::{Action, ActionSet};
 use crate::rng::Rng;
 
+/// A thread owes a node its visits there while they are at most one in
+/// `OWED_SHARE` of the node's visits; a node with fewer visits than this
+/// gets each visit at once, on the way down.
+const OWED_SHARE: u32 = 32;
+
+/// The iterations after which a thread adds all it owes.
+const SETTLE_EVERY: u32 = 64;
+
+/// The slots a thread claims at once for the nodes it adds.
+pub(super) const BLOCK: usize = 32;
+
 /// The nodes of one tree while several threads grow it: a buffer reserved
-/// for all the nodes the tree may hold, filled up to `len`.
+/// for all the nodes the tree may hold, claimed up to `len`.
 pub(super) struct SharedNodes {
     base: *mut Node,
-    capacity: usize,
+    limit: usize,
     len: AtomicUsize,
 }
 
@@ -36,12 +59,12 @@ pub(super) struct SharedNodes {
 unsafe impl Sync for SharedNodes {}
 
 impl SharedNodes {
-    /// A view of `nodes`, whose capacity is all the tree may hold; the
-    /// length is given back by [`SharedNodes::finish`].
-    pub(super) fn new(nodes: &mut Vec<Node>) -> SharedNodes {
+    /// A view of `nodes`, whose capacity (up to `max_nodes`) is all the
+    /// tree may hold; the length is given back by [`SharedNodes::finish`].
+    pub(super) fn new(nodes: &mut Vec<Node>, max_nodes: usize) -> SharedNodes {
         SharedNodes {
             base: nodes.as_mut_ptr(),
-            capacity: nodes.capacity(),
+            limit: nodes.capacity().min(max_nodes.max(nodes.len())),
             len: AtomicUsize::new(nodes.len()),
         }
     }
@@ -50,20 +73,31 @@ impl SharedNodes {
     ///
     /// # Safety
     ///
-    /// `nodes` is the vector this view was made of, untouched since.
+    /// `nodes` is the vector this view was made of, untouched since, and
+    /// every worker has given back its free slots ([`Worker::give_back`]).
     pub(super) unsafe fn finish(self, nodes: &mut Vec<Node>) {
-        let len = self.len.load(Ordering::Acquire).min(self.capacity);
-        // SAFETY: every slot below `len` was claimed and written.
+        let len = self.len.load(Ordering::Acquire).min(self.limit);
+        // SAFETY: every slot below `len` was claimed, and written by the
+        // thread that claimed it.
         unsafe { nodes.set_len(len) };
     }
 
-    /// The number of nodes claimed.
-    fn len(&self) -> usize {
-        self.len.load(Ordering::Relaxed)
+    /// Whether slots are left to claim.
+    fn has_room(&self) -> bool {
+        self.len.load(Ordering::Relaxed) < self.limit
+    }
+
+    /// Claims the next block of free slots; `None` once the tree is full.
+    fn claim_block(&self) -> Option<Range<u32>> {
+        if !self.has_room() {
+            return None;
+        }
+        let first = self.len.fetch_add(BLOCK, Ordering::Relaxed);
+        (first < self.limit).then(|| first as u32..(first + BLOCK).min(self.limit) as u32)
     }
 
     fn node(&self, node: u32) -> *mut Node {
-        debug_assert!((node as usize) < self.capacity);
+        debug_assert!((node as usize) < self.limit);
         // SAFETY: a published node lies within the buffer.
         unsafe { self.base.add(node as usize) }
     }
@@ -120,39 +154,29 @@ impl SharedNodes {
         })
     }
 
-    /// The child of `node` for `action`, added unless another thread added
-    /// it first; `None` once the buffer is full.
-    fn add_child(&self, node: u32, action: Action, mover: usize) -> Option<u32> {
+    /// The child of `node` for `action`: written to `slot` (claimed by this
+    /// thread, free) and published, unless another thread added it first,
+    /// when `slot` stays free. Returns the child and whether it took the
+    /// slot.
+    fn add_child(&self, node: u32, action: Action, mover: usize, slot: u32) -> (u32, bool) {
         let head = self.first_child(node);
         let mut seen = head.load(Ordering::Acquire);
-        let mut slot = None;
         loop {
             let mut next = seen;
             while next != NO_NODE {
                 if self.action(next) == action {
-                    return Some(next);
+                    return (next, false);
                 }
                 next = self.next_sibling(next);
             }
-            let child = if let Some(child) = slot {
-                child
-            } else {
-                let claimed = self.len.fetch_add(1, Ordering::Relaxed);
-                if claimed >= self.capacity {
-                    return None;
-                }
-                let child = claimed as u32;
-                slot = Some(child);
-                child
-            };
             let mut fresh = Node::new(action, mover as u8);
             fresh.next_sibling = seen;
             // SAFETY: the slot is this thread's alone until published.
-            unsafe { self.node(child).write(fresh) };
-            match head.compare_exchange(seen, child, Ordering::Release, Ordering::Acquire) {
+            unsafe { self.node(slot).write(fresh) };
+            match head.compare_exchange(seen, slot, Ordering::Release, Ordering::Acquire) {
                 Ok(_) => {
                     self.children(node).fetch_add(1, Ordering::Release);
-                    return Some(child);
+                    return (slot, true);
                 }
                 // Children were added meanwhile: look among them again.
                 Err(now) => seen = now,
@@ -165,21 +189,74 @@ impl SharedNodes {
 /// scratch.
 pub(super) struct Worker {
     pub(super) rng: Rng,
+    /// The free slots of this thread's block.
+    slots: Range<u32>,
     path: Vec<u32>,
     tried: Vec<u64>,
     legal: Vec<u32>,
     features: Vec<f32>,
+    /// The statistics this thread owes the busy nodes: node, visits, half
+    /// wins.
+    owed: Vec<(u32, u32, u32)>,
+    /// Iterations since the owed statistics were last added.
+    owing_for: u32,
+    /// For each node of the path, whether its visit was added on the way
+    /// down.
+    counted: Vec<bool>,
 }
 
 impl Worker {
     pub(super) fn new(rng: Rng) -> Worker {
         Worker {
             rng,
+            slots: 0..0,
             path: Vec::new(),
             tried: Vec::new(),
             legal: Vec::new(),
             features: Vec::new(),
+            owed: Vec::new(),
+            counted: Vec::new(),
+            owing_for: 0,
         }
+    }
+
+    /// Adds a visit of `node` that won `won` half wins: at once where the
+    /// node has few visits, else owed, and added with those owed before
+    /// once they are one in [`OWED_SHARE`] of the node's.
+    fn add_visit(&mut self, nodes: &SharedNodes, node: u32, won: u32) {
+        let seen = nodes.visits(node).load(Ordering::Relaxed);
+        if seen < OWED_SHARE {
+            nodes.visits(node).fetch_add(1, Ordering::Relaxed);
+            nodes.half_wins(node).fetch_add(won, Ordering::Relaxed);
+            return;
+        }
+        let at = if let Some(at) = self.owed.iter().position(|owed| owed.0 == node) {
+            at
+        } else {
+            self.owed.push((node, 0, 0));
+            self.owed.len() - 1
+        };
+        let owed = &mut self.owed[at];
+        owed.1 += 1;
+        owed.2 += won;
+        if owed.1 * OWED_SHARE >= seen {
+            let (_, visits, half_wins) = self.owed.swap_remove(at);
+            nodes.visits(node).fetch_add(visits, Ordering::Relaxed);
+            nodes
+                .half_wins(node)
+                .fetch_add(half_wins, Ordering::Relaxed);
+        }
+    }
+
+    /// Adds all the statistics this thread owes.
+    fn settle(&mut self, nodes: &SharedNodes) {
+        for (node, visits, half_wins) in self.owed.drain(..) {
+            nodes.visits(node).fetch_add(visits, Ordering::Relaxed);
+            nodes
+                .half_wins(node)
+                .fetch_add(half_wins, Ordering::Relaxed);
+        }
+        self.owing_for = 0;
     }
 
     /// One iteration of the solver ([`super::Algorithm::Solver`]) below the node
@@ -206,6 +283,8 @@ impl Worker {
             node = child;
         }
         let top = node;
+        self.counted.clear();
+        self.counted.resize(self.path.len(), false);
         let mut known = None;
         loop {
             let proven = nodes.proven(node).load(Ordering::Acquire);
@@ -221,10 +300,11 @@ impl Worker {
             self.legal.push(legal);
             let children = u32::from(nodes.children(node).load(Ordering::Acquire));
             if children < legal
-                && nodes.len() < config.max_nodes
+                && (!self.slots.is_empty() || nodes.has_room())
                 && let Some(child) = self.expand(nodes, node, &actions, &mut state)
             {
                 self.path.push(child);
+                self.counted.push(false);
                 break;
             }
             if nodes.first_child(node).load(Ordering::Acquire) == NO_NODE {
@@ -234,20 +314,35 @@ impl Worker {
             node = select::<true>(nodes, node, exploration);
             state.apply(nodes.action(node));
             self.path.push(node);
+            // A virtual loss where the statistics are few.
+            let visits = nodes.visits(node);
+            let early = visits.load(Ordering::Relaxed) < OWED_SHARE;
+            if early {
+                visits.fetch_add(1, Ordering::Relaxed);
+            }
+            self.counted.push(early);
         }
         let (seat, half_wins) = if let Some(winner) = known {
             (winner, 2)
         } else {
             self.play_out(nodes, &mut state, top, config)
         };
-        for &index in &self.path {
-            nodes.visits(index).fetch_add(1, Ordering::Relaxed);
-            let won = if seat == usize::from(nodes.mover(index)) {
+        for at in 0..self.path.len() {
+            let node = self.path[at];
+            let won = if seat == usize::from(nodes.mover(node)) {
                 half_wins
             } else {
                 2 - half_wins
             };
-            nodes.half_wins(index).fetch_add(won, Ordering::Relaxed);
+            if self.counted[at] {
+                nodes.half_wins(node).fetch_add(won, Ordering::Relaxed);
+            } else {
+                self.add_visit(nodes, node, won);
+            }
+        }
+        self.owing_for += 1;
+        if self.owing_for == SETTLE_EVERY {
+            self.settle(nodes);
         }
         back_up_proof(&mut { nodes }, &self.path, &self.legal, prefix.len())
     }
@@ -304,9 +399,24 @@ impl Worker {
             &mut self.tried,
             &mut self.rng,
         )?;
-        let child = nodes.add_child(node, action, state.seat_to_act())?;
+        if self.slots.is_empty() {
+            self.slots = nodes.claim_block()?;
+        }
+        let (child, added) = nodes.add_child(node, action, state.seat_to_act(), self.slots.start);
+        if added {
+            self.slots.start += 1;
+        }
         state.apply(action);
         Some(child)
+    }
+
+    /// Writes an unreached node to each slot left in this thread's block,
+    /// so that every slot claimed holds a node.
+    fn give_back(&mut self, nodes: &SharedNodes) {
+        for slot in std::mem::replace(&mut self.slots, 0..0) {
+            // SAFETY: the slot is this thread's alone, never published.
+            unsafe { nodes.node(slot).write(Node::new(0, 0)) };
+        }
     }
 }
 
@@ -376,7 +486,7 @@ pub(super) fn run<G: Evaluate>(
     let deadline = budget.time.map(|t| start + t);
     let exploration = config.exploration_of::<G>();
     let solved = AtomicBool::new(false);
-    std::thread::scope(|scope| {
+    let iterations = std::thread::scope(|scope| {
         let handles: Vec<_> = workers
             .iter_mut()
             .map(|worker| {
@@ -397,6 +507,7 @@ pub(super) fn run<G: Evaluate>(
                             break;
                         }
                     }
+                    worker.settle(nodes);
                     done
                 })
             })
@@ -405,5 +516,9 @@ pub(super) fn run<G: Evaluate>(
             .into_iter()
             .map(|handle| handle.join().expect("a search thread panicked"))
             .sum()
-    })
+    });
+    for worker in workers {
+        worker.give_back(nodes);
+    }
+    iterations
 }
