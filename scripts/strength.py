@@ -132,7 +132,10 @@ ROWS = (
         "uct:seconds=0.1",
         {"game": "meridians", "size": "6-7", "pie": True},
     ),
-    # Revision 3 of the threads rows: `mcts`'s threads grow one tree.
+    # Revision 4 of the threads rows: the threads of one tree owe the busy
+    # nodes their visits and give a virtual loss below (3: one tree, 2:
+    # nothing beside the games), and openings with a swap are played to
+    # their end.
     Row(
         "threads-7x7",
         "Veletas 7x7, 2 threads against 1",
@@ -140,7 +143,7 @@ ROWS = (
         "mcts:seconds=0.1",
         {"variant": "small"},
         at_once=1,
-        revision=3,
+        revision=4,
     ),
     Row(
         "threads-meridians-5-6",
@@ -149,8 +152,7 @@ ROWS = (
         "mcts:seconds=0.1",
         {"game": "meridians", "size": "5-6", "pie": True},
         at_once=1,
-        # Revision 2: nothing beside the games (a solve took a core before).
-        revision=3,
+        revision=4,
     ),
 )
 
