@@ -186,7 +186,9 @@ impl SharedNodes {
 }
 
 /// One thread's part of a search of a shared tree: its random stream and
-/// scratch.
+/// scratch, which the thread writes all the time; aligned so that no two
+/// threads' parts share a cache line (or the pair the CPU fetches at once).
+#[repr(align(128))]
 pub(super) struct Worker {
     pub(super) rng: Rng,
     /// The free slots of this thread's block.
