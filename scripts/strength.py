@@ -152,8 +152,7 @@ ROWS = (
         "mcts:seconds=0.1",
         {"game": "meridians", "size": "5-6", "pie": True},
         at_once=1,
-        # Revision 5 not played: 4 (before the aligned scratch) stands.
-        revision=4,
+        revision=5,
     ),
 )
 
