@@ -48,6 +48,7 @@ use crate::game::{Action, ActionSet, play_random_decisions, winner_at_end};
 use crate::rng::Rng;
 
 mod shared;
+mod ucb;
 
 /// The default cap on the nodes of one tree: 24 bytes each, so about 200 MB.
 /// A full tree stops growing and keeps refining its statistics.
@@ -327,16 +328,37 @@ fn half_wins_of_playout(estimate: f32, rng: &mut Rng) -> u32 {
 
 /// The child with the best UCT score among those `children` lists (each
 /// with its visits, half wins and proof), below a node of `visits`; the
-/// first one on ties. With `PROVE`, a proven winning child first, and
-/// children proven lost for the seat to act passed over while any other is
-/// left. `NO_NODE` without children.
+/// first one on ties. With `PROVE` (the solver), a proven winning child
+/// first, and children proven lost for the seat to act passed over while
+/// any other is left, scored by [`ucb::Tabled`]; without, by
+/// [`ucb::Divided`], as plain UCT always has. `NO_NODE` without children.
 #[inline(always)]
 fn best_child<const PROVE: bool, I: Iterator<Item = (u32, u32, u32, u8)>>(
     children: impl Fn() -> I,
     visits: u32,
     exploration: f64,
 ) -> u32 {
-    let log_visits = f64::from(visits.max(1)).ln();
+    use ucb::Ucb;
+    if PROVE {
+        let ucb = ucb::Tabled::below(visits, exploration);
+        let best = best_scored::<true, _, _>(&children, ucb);
+        if best == NO_NODE {
+            // Every child is lost (a full tree may leave actions
+            // unexpanded): explore among them as UCT would.
+            return best_scored::<false, _, _>(&children, ucb);
+        }
+        best
+    } else {
+        best_scored::<false, _, _>(&children, ucb::Divided::below(visits, exploration))
+    }
+}
+
+/// [`best_child`] with the scoring `ucb`.
+#[inline(always)]
+fn best_scored<const PROVE: bool, I: Iterator<Item = (u32, u32, u32, u8)>, U: ucb::Ucb>(
+    children: &impl Fn() -> I,
+    ucb: U,
+) -> u32 {
     let mut best = NO_NODE;
     let mut best_score = f64::NEG_INFINITY;
     for (child, visits, half_wins, proven) in children() {
@@ -347,18 +369,11 @@ fn best_child<const PROVE: bool, I: Iterator<Item = (u32, u32, u32, u8)>>(
                 _ => {}
             }
         }
-        let visits = f64::from(visits.max(1));
-        let score =
-            f64::from(half_wins) / (2.0 * visits) + exploration * (log_visits / visits).sqrt();
+        let score = ucb.score(visits, half_wins);
         if score > best_score {
             best_score = score;
             best = child;
         }
-    }
-    if PROVE && best == NO_NODE {
-        // Every child is lost (a full tree may leave actions unexpanded):
-        // explore among them as UCT would.
-        return best_child::<false, I>(children, visits, exploration);
     }
     best
 }
