@@ -132,10 +132,11 @@ ROWS = (
         "uct:seconds=0.1",
         {"game": "meridians", "size": "6-7", "pie": True},
     ),
-    # Revision 5 of the threads rows: each thread's scratch on cache lines
-    # of its own (4: the threads of one tree owe the busy nodes their
-    # visits and give a virtual loss below, and openings with a swap are
-    # played to their end; 3: one tree; 2: nothing beside the games).
+    # Revision 6 of the threads rows: the solver's UCT scores looked up
+    # (5: each thread's scratch on cache lines of its own; 4: the threads
+    # of one tree owe the busy nodes their visits and give a virtual loss
+    # below, and openings with a swap are played to their end; 3: one
+    # tree; 2: nothing beside the games).
     Row(
         "threads-7x7",
         "Veletas 7x7, 2 threads against 1",
@@ -143,7 +144,7 @@ ROWS = (
         "mcts:seconds=0.1",
         {"variant": "small"},
         at_once=1,
-        revision=5,
+        revision=6,
     ),
     Row(
         "threads-meridians-5-6",
@@ -152,7 +153,7 @@ ROWS = (
         "mcts:seconds=0.1",
         {"game": "meridians", "size": "5-6", "pie": True},
         at_once=1,
-        revision=5,
+        revision=6,
     ),
 )
 
