@@ -100,15 +100,16 @@ class Row:
 
 
 ROWS = (
-    # Revision 2: Veletas's `mcts` plays its playouts a turn at a time, and
-    # nothing runs beside the games.
+    # Revision 3 of the Veletas rows, 2 of Meridians 5-6: the solver's UCT
+    # scores looked up (Veletas's 2: `mcts` plays its playouts a turn at a
+    # time, and nothing runs beside the games).
     Row(
         "7x7",
         "Veletas 7x7",
         "mcts:seconds=0.1",
         "uct:seconds=0.1",
         {"variant": "small"},
-        revision=2,
+        revision=3,
     ),
     Row(
         "10x10",
@@ -116,7 +117,7 @@ ROWS = (
         "mcts:seconds=0.1",
         "uct:seconds=0.1",
         {"variant": "standard"},
-        revision=2,
+        revision=3,
     ),
     Row(
         "meridians-5-6",
@@ -124,6 +125,7 @@ ROWS = (
         "mcts:seconds=0.1",
         "uct:seconds=0.1",
         {"game": "meridians", "size": "5-6", "pie": True},
+        revision=2,
     ),
     Row(
         "meridians-6-7",
