@@ -42,8 +42,8 @@ impl Ucb for Divided {
 /// The same score as `half_wins * (1 / 2n) + c * sqrt(ln N) * (1 / sqrt(n))`:
 /// one square root a node, and for a child of fewer than [`TABLED`]
 /// visits (most children) no division or square root at all, the two
-/// factors of `n` looked up. The divider, not the memory, bounded the
-/// descent before.
+/// factors of `n` looked up: divisions at every child keep a descent
+/// waiting on the divider, not on memory.
 #[derive(Clone, Copy)]
 pub(super) struct Tabled {
     scale: f64,
