@@ -503,6 +503,8 @@ struct Tree<G> {
     legal: Vec<u32>,
     /// Scratch: the features of a playout's last state, for its estimate.
     features: Vec<f32>,
+    /// Scratch: the nodes' links while several threads grow the tree.
+    links: Vec<shared::Link>,
 }
 
 impl<G: Evaluate> Tree<G> {
@@ -515,6 +517,7 @@ impl<G: Evaluate> Tree<G> {
             tried: Vec::new(),
             legal: Vec::new(),
             features: Vec::new(),
+            links: Vec::new(),
         }
     }
 
@@ -1002,7 +1005,7 @@ impl<G: Evaluate> Mcts<G> {
         // growing where it is full.
         let room = config.max_nodes.saturating_sub(tree.nodes.len());
         let _ = tree.nodes.try_reserve_exact(room);
-        let nodes = shared::SharedNodes::new(&mut tree.nodes, config.max_nodes);
+        let nodes = shared::SharedNodes::new(&mut tree.nodes, &mut tree.links, config.max_nodes);
         let iterations = shared::run(
             &nodes,
             &tree.root,

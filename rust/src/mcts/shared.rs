@@ -6,7 +6,8 @@
 //! field), a node's list of children (a child is published by swapping the
 //! head of its parent's list, so that no action gets two children), its
 //! number of children and its proof. A node's action, mover and next
-//! sibling are written before it is published and never change after.
+//! sibling are written before it is published and never change after; the
+//! threads read them from an array of [`Link`]s beside the nodes.
 //!
 //! The threads meet where one writes what the other reads, and each such
 //! cache line moves between the cores (a few hundred nanoseconds where they
@@ -19,7 +20,9 @@
 //!   loss until the result is added on the way up, so that a thread that
 //!   follows another there takes another child rather than the same path;
 //! - each thread takes its new nodes from a block of [`BLOCK`] slots of its
-//!   own, not from the shared count at every expansion.
+//!   own, not from the shared count at every expansion;
+//! - what never changes of a node is read from its [`Link`], on lines the
+//!   threads do not write.
 
 use std::ops::Range;
 use std::ptr::addr_of_mut;
@@ -45,10 +48,35 @@ const SETTLE_EVERY: u32 = 64;
 /// The slots a thread claims at once for the nodes it adds.
 pub(super) const BLOCK: usize = 32;
 
+/// What never changes of a node once it is published: its place in its
+/// parent's list of children, its action and its mover. Kept apart from the
+/// statistics, which the threads write all the time, so that a walk along
+/// a node's children (to select, or to find an action not tried yet) reads
+/// lines that the other threads do not write; and so that the next child's
+/// index is not behind the load of a line that may be on another core.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Link {
+    next_sibling: u32,
+    action: Action,
+    mover: u8,
+}
+
+impl Link {
+    pub(super) fn of(node: &Node) -> Link {
+        Link {
+            next_sibling: node.next_sibling,
+            action: node.action,
+            mover: node.mover,
+        }
+    }
+}
+
 /// The nodes of one tree while several threads grow it: a buffer reserved
 /// for all the nodes the tree may hold, claimed up to `len`.
 pub(super) struct SharedNodes {
     base: *mut Node,
+    /// The links of the nodes, beside them: see [`Link`].
+    links: *mut Link,
     limit: usize,
     len: AtomicUsize,
 }
@@ -61,10 +89,22 @@ unsafe impl Sync for SharedNodes {}
 impl SharedNodes {
     /// A view of `nodes`, whose capacity (up to `max_nodes`) is all the
     /// tree may hold; the length is given back by [`SharedNodes::finish`].
-    pub(super) fn new(nodes: &mut Vec<Node>, max_nodes: usize) -> SharedNodes {
+    /// `links` (scratch) is made the nodes' links, with room for as many.
+    pub(super) fn new(
+        nodes: &mut Vec<Node>,
+        links: &mut Vec<Link>,
+        max_nodes: usize,
+    ) -> SharedNodes {
+        links.clear();
+        let _ = links.try_reserve_exact(nodes.capacity());
+        links.extend(nodes.iter().map(Link::of));
         SharedNodes {
             base: nodes.as_mut_ptr(),
-            limit: nodes.capacity().min(max_nodes.max(nodes.len())),
+            links: links.as_mut_ptr(),
+            limit: nodes
+                .capacity()
+                .min(links.capacity())
+                .min(max_nodes.max(nodes.len())),
             len: AtomicUsize::new(nodes.len()),
         }
     }
@@ -107,9 +147,14 @@ impl SharedNodes {
         unsafe { AtomicU32::from_ptr(addr_of_mut!((*self.node(node)).first_child)) }
     }
 
-    fn next_sibling(&self, node: u32) -> u32 {
+    fn link(&self, node: u32) -> Link {
+        debug_assert!((node as usize) < self.limit);
         // SAFETY: written before the node was published, never after.
-        unsafe { (*self.node(node)).next_sibling }
+        unsafe { *self.links.add(node as usize) }
+    }
+
+    fn next_sibling(&self, node: u32) -> u32 {
+        self.link(node).next_sibling
     }
 
     fn visits(&self, node: u32) -> &AtomicU32 {
@@ -133,13 +178,11 @@ impl SharedNodes {
     }
 
     fn action(&self, node: u32) -> Action {
-        // SAFETY: as `next_sibling`.
-        unsafe { (*self.node(node)).action }
+        self.link(node).action
     }
 
     fn mover(&self, node: u32) -> u8 {
-        // SAFETY: as `next_sibling`.
-        unsafe { (*self.node(node)).mover }
+        self.link(node).mover
     }
 
     /// The children of `node` published so far.
@@ -172,7 +215,10 @@ impl SharedNodes {
             let mut fresh = Node::new(action, mover as u8);
             fresh.next_sibling = seen;
             // SAFETY: the slot is this thread's alone until published.
-            unsafe { self.node(slot).write(fresh) };
+            unsafe {
+                self.node(slot).write(fresh);
+                self.links.add(slot as usize).write(Link::of(&fresh));
+            }
             match head.compare_exchange(seen, slot, Ordering::Release, Ordering::Acquire) {
                 Ok(_) => {
                     self.children(node).fetch_add(1, Ordering::Release);
