@@ -134,11 +134,12 @@ ROWS = (
         "uct:seconds=0.1",
         {"game": "meridians", "size": "6-7", "pie": True},
     ),
-    # Revision 6 of the threads rows: the solver's UCT scores looked up
-    # (5: each thread's scratch on cache lines of its own; 4: the threads
-    # of one tree owe the busy nodes their visits and give a virtual loss
-    # below, and openings with a swap are played to their end; 3: one
-    # tree; 2: nothing beside the games).
+    # Revision 7 of the threads rows: the nodes' links apart from their
+    # statistics (6: the solver's UCT scores looked up; 5: each thread's
+    # scratch on cache lines of its own; 4: the threads of one tree owe
+    # the busy nodes their visits and give a virtual loss below, and
+    # openings with a swap are played to their end; 3: one tree; 2:
+    # nothing beside the games).
     Row(
         "threads-7x7",
         "Veletas 7x7, 2 threads against 1",
@@ -146,7 +147,7 @@ ROWS = (
         "mcts:seconds=0.1",
         {"variant": "small"},
         at_once=1,
-        revision=6,
+        revision=7,
     ),
     Row(
         "threads-meridians-5-6",
@@ -155,7 +156,7 @@ ROWS = (
         "mcts:seconds=0.1",
         {"game": "meridians", "size": "5-6", "pie": True},
         at_once=1,
-        revision=6,
+        revision=7,
     ),
 )
 
