@@ -14,8 +14,8 @@ use super::super::moves::Move;
 use super::super::position::{Phase, Position};
 use super::super::rules::{Rules, SetupRule};
 use super::super::square::{STRIDE, Square};
-use super::Outcome;
 use super::record::{MoveRecord, push_record};
+use super::{Outcome, line_rule};
 use crate::game::{ActionSet, Game, play_random_decisions, random_action};
 use crate::player::Turns;
 use crate::rng::Rng;
@@ -30,18 +30,14 @@ pub(super) fn play_micro_game(
     if let Some(x86_v3) = X86V3::chosen() {
         // SAFETY: an `X86V3` exists only on a CPU with its features.
         return unsafe {
-            if start.rules().claims_cascade() {
-                play_micro_game_x86_v3::<true>(x86_v3, start, swapped, rng, moves)
-            } else {
-                play_micro_game_x86_v3::<false>(x86_v3, start, swapped, rng, moves)
-            }
+            with_line_rule!(start.rules(), LINES => play_micro_game_x86_v3::<LINES>(
+                x86_v3, start, swapped, rng, moves
+            ))
         };
     }
-    if start.rules().claims_cascade() {
-        play_micro_game_with::<_, true>(Portable, start, swapped, rng, moves)
-    } else {
-        play_micro_game_with::<_, false>(Portable, start, swapped, rng, moves)
-    }
+    with_line_rule!(start.rules(), LINES => play_micro_game_with::<_, LINES>(
+        Portable, start, swapped, rng, moves
+    ))
 }
 
 /// [`play_micro_game_with`] compiled for the features of [`X86V3`] (AVX2,
@@ -53,21 +49,21 @@ pub(super) fn play_micro_game(
 /// The CPU must have these features.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt")]
-unsafe fn play_micro_game_x86_v3<const CASCADE: bool>(
+unsafe fn play_micro_game_x86_v3<const LINES: u8>(
     x86_v3: X86V3,
     start: Position,
     swapped: bool,
     rng: &mut Rng,
     moves: Option<&mut Vec<MoveRecord>>,
 ) -> Outcome {
-    play_micro_game_with::<_, CASCADE>(x86_v3, start, swapped, rng, moves)
+    play_micro_game_with::<_, LINES>(x86_v3, start, swapped, rng, moves)
 }
 
 /// One micro game from `start`, move by move, with the bit work of `bits`;
-/// `CASCADE` is [`Rules::claims_cascade`] of its rules, a constant so that
-/// the claims of the default rules do no work for it.
+/// `LINES` is the [`super::line_rule`] of its rules, a constant so that
+/// the turns of the default rules do no work for the others.
 #[inline(always)]
-pub(super) fn play_micro_game_with<B: Bits, const CASCADE: bool>(
+pub(super) fn play_micro_game_with<B: Bits, const LINES: u8>(
     bits: B,
     start: Position,
     swapped: bool,
@@ -80,8 +76,8 @@ pub(super) fn play_micro_game_with<B: Bits, const CASCADE: bool>(
     let mut stream = rng.clone();
     // Two loops: without a record, no move is put together at all.
     let plies = match moves {
-        Some(moves) => game.play_out::<B, CASCADE>(bits, &mut stream, |m| push_record(moves, m)),
-        None => game.play_out::<B, CASCADE>(bits, &mut stream, |_| {}),
+        Some(moves) => game.play_out::<B, LINES>(bits, &mut stream, |m| push_record(moves, m)),
+        None => game.play_out::<B, LINES>(bits, &mut stream, |_| {}),
     };
     *rng = stream;
     game.outcome(plies)
@@ -330,23 +326,24 @@ impl MicroGame {
         self.turn = self.turn.other();
     }
 
-    /// Moves the shooter on `origin` to `destination`.
-    #[inline]
-    fn move_shooter(&mut self, origin: Square, destination: Square) {
+    /// Moves the shooter on `origin` to `destination`, under the
+    /// [`super::line_rule`] `LINES` of the game's rules.
+    #[inline(always)]
+    fn move_shooter<const LINES: u8>(&mut self, origin: Square, destination: Square) {
         // Each set holds exactly one of the two squares: toggle both.
         let moved = Bitboard::from(origin) | Bitboard::from(destination);
         self.shooters ^= moved;
         self.all_shooters ^= moved;
         self.empty ^= moved;
-        if self.rules.lines().shooters_block() {
+        if LINES == line_rule::BLOCK {
             self.blockers ^= moved;
         }
     }
 
     /// Shoots onto `target`, after the turn's move if any; claims and ends
-    /// the turn. `CASCADE`: [`Rules::claims_cascade`].
+    /// the turn. `LINES`: the [`super::line_rule`] of the game's rules.
     #[inline(always)]
-    fn shoot<B: Bits, const CASCADE: bool>(&mut self, bits: B, target: Square) {
+    fn shoot<B: Bits, const LINES: u8>(&mut self, bits: B, target: Square) {
         let bit = Bitboard::from(target);
         self.stones[self.turn.index()] |= bit;
         self.empty = self.empty - bit;
@@ -355,12 +352,12 @@ impl MicroGame {
         for square in self.hemmed() {
             if bits.is_empty(bits.reach(square, self.blockers, self.empty)) {
                 self.claim(square);
-                if CASCADE {
+                if LINES == line_rule::CASCADE {
                     self.blockers.add(square);
                 }
             }
         }
-        if CASCADE {
+        if LINES == line_rule::CASCADE {
             self.claim_until_none(bits);
         }
         self.turn = self.turn.other();
@@ -437,21 +434,21 @@ impl super::uniform::Drawn for MicroGame {
 impl MicroGame {
     /// Plays the legal move `m` (a whole turn, or a setup move).
     #[inline(always)]
-    pub(super) fn play_move<B: Bits, const CASCADE: bool>(&mut self, bits: B, m: Move) {
+    pub(super) fn play_move<B: Bits, const LINES: u8>(&mut self, bits: B, m: Move) {
         match m {
             Move::Swap => self.place(OTHER),
             Move::Shooter(square) => self.place(square.index() as Action),
             Move::Stone(square) if self.phase != Phase::Play => {
                 self.place(square.index() as Action);
             }
-            Move::Stone(target) => self.shoot::<B, CASCADE>(bits, target),
+            Move::Stone(target) => self.shoot::<B, LINES>(bits, target),
             Move::Shot {
                 origin,
                 destination,
                 target,
             } => {
-                self.move_shooter(origin, destination);
-                self.shoot::<B, CASCADE>(bits, target);
+                self.move_shooter::<LINES>(origin, destination);
+                self.shoot::<B, LINES>(bits, target);
             }
         }
     }
@@ -469,7 +466,7 @@ impl MicroGame {
     /// Plays the game to its end, handing each move to `record`; the plies
     /// played.
     #[inline(always)]
-    fn play_out<B: Bits, const CASCADE: bool>(
+    fn play_out<B: Bits, const LINES: u8>(
         &mut self,
         bits: B,
         rng: &mut Rng,
@@ -478,7 +475,7 @@ impl MicroGame {
         let mut plies = 0;
         loop {
             let played = if self.phase == Phase::Play {
-                self.play_turn::<B, CASCADE>(bits, rng, &mut record) != 0
+                self.play_turn::<B, LINES>(bits, rng, &mut record) != 0
             } else {
                 self.play_placement(bits, rng, &mut record)
             };
@@ -527,7 +524,7 @@ impl MicroGame {
     /// at each of the turn's decisions (a test holds them together), without
     /// stepping through [`Step`]s.
     #[inline(always)]
-    fn play_turn<B: Bits, const CASCADE: bool>(
+    fn play_turn<B: Bits, const LINES: u8>(
         &mut self,
         bits: B,
         rng: &mut Rng,
@@ -537,14 +534,19 @@ impl MicroGame {
         if self.winner_color().is_some() {
             return 0;
         }
+        // With every shooter free, at least one is left: each claim goes to
+        // a colour, and once all are claimed one colour has more than half,
+        // a winner.
         let movable = if self.all_free {
+            debug_assert!(self.shooters.any());
             self.shooters
         } else {
-            self.movable()
+            let movable = self.movable();
+            if movable.is_empty() {
+                return 0;
+            }
+            movable
         };
-        if movable.is_empty() {
-            return 0;
-        }
         // The shooters, then PASS.
         let shooters = movable.count();
         let k = rng.below(u64::from(shooters) + 1) as u32;
@@ -560,7 +562,7 @@ impl MicroGame {
         } else {
             let origin = bits.nth_square(movable, k);
             let destination = bits.draw(bits.reach(origin, self.blockers, self.empty), rng);
-            self.move_shooter(origin, destination);
+            self.move_shooter::<LINES>(origin, destination);
             let target = bits.draw(bits.reach(destination, self.blockers, self.empty), rng);
             record(Move::Shot {
                 origin,
@@ -569,26 +571,21 @@ impl MicroGame {
             });
             (target, 3)
         };
-        self.shoot::<B, CASCADE>(bits, target);
+        self.shoot::<B, LINES>(bits, target);
         decisions
     }
 
     /// Plays whole turns while `limit` decisions leave room for one (three
     /// in play), to the end of the game at most; the decisions taken.
     #[inline(always)]
-    fn play_turns<B: Bits, const CASCADE: bool>(
-        &mut self,
-        bits: B,
-        rng: &mut Rng,
-        limit: u32,
-    ) -> u32 {
+    fn play_turns<B: Bits, const LINES: u8>(&mut self, bits: B, rng: &mut Rng, limit: u32) -> u32 {
         let mut taken = 0;
         loop {
             let decisions = if self.phase == Phase::Play {
                 if limit - taken < 3 {
                     return taken;
                 }
-                self.play_turn::<B, CASCADE>(bits, rng, &mut |_| {})
+                self.play_turn::<B, LINES>(bits, rng, &mut |_| {})
             } else {
                 if limit == taken {
                     return taken;
@@ -655,11 +652,7 @@ impl MicroGame {
             // SAFETY: an `X86V3` exists only on a CPU with its features.
             return unsafe { self.play_turns_x86_v3(x86_v3, rng, limit) };
         }
-        if self.rules.claims_cascade() {
-            self.play_turns::<_, true>(Portable, rng, limit)
-        } else {
-            self.play_turns::<_, false>(Portable, rng, limit)
-        }
+        with_line_rule!(self.rules, LINES => self.play_turns::<_, LINES>(Portable, rng, limit))
     }
 
     /// [`MicroGame::play_turns`] compiled for the features of [`X86V3`].
@@ -670,11 +663,7 @@ impl MicroGame {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt")]
     unsafe fn play_turns_x86_v3(&mut self, x86_v3: X86V3, rng: &mut Rng, limit: u32) -> u32 {
-        if self.rules.claims_cascade() {
-            self.play_turns::<_, true>(x86_v3, rng, limit)
-        } else {
-            self.play_turns::<_, false>(x86_v3, rng, limit)
-        }
+        with_line_rule!(self.rules, LINES => self.play_turns::<_, LINES>(x86_v3, rng, limit))
     }
 }
 
@@ -752,14 +741,12 @@ impl Game for MicroGame {
                 self.step = Step::Target;
             }
             Step::Target => {
-                if self.moved {
-                    self.move_shooter(self.origin, self.destination);
-                }
-                if self.rules.claims_cascade() {
-                    self.shoot::<_, true>(Portable, square);
-                } else {
-                    self.shoot::<_, false>(Portable, square);
-                }
+                with_line_rule!(self.rules, LINES => {
+                    if self.moved {
+                        self.move_shooter::<LINES>(self.origin, self.destination);
+                    }
+                    self.shoot::<_, LINES>(Portable, square);
+                });
                 // The whole turns of `play_turn` never leave the start.
                 self.step = Step::Start;
                 self.moved = false;

@@ -14,6 +14,50 @@
 //! - `columns`: batches of games as columns;
 //! - here: one game with either policy, and how it ended.
 
+/// The line rule a game loop is compiled for, a constant of its
+/// compilation (`const LINES: u8`), so that no turn asks the rules: shooters
+/// pass over shooters ([`line_rule::PASS`]), claimed shooters end lines and
+/// claims repeat until none changes ([`line_rule::CASCADE`], the rules'
+/// `claims_cascade`), or every shooter ends lines ([`line_rule::BLOCK`]).
+mod line_rule {
+    use super::super::rules::Rules;
+
+    pub(super) const PASS: u8 = 0;
+    pub(super) const CASCADE: u8 = 1;
+    pub(super) const BLOCK: u8 = 2;
+
+    /// The line rule of `rules`.
+    pub(super) const fn of(rules: Rules) -> u8 {
+        if rules.lines().shooters_block() {
+            BLOCK
+        } else if rules.claims_cascade() {
+            CASCADE
+        } else {
+            PASS
+        }
+    }
+}
+
+/// `$call` with the constant `$lines` the [`line_rule`] of `$rules`.
+macro_rules! with_line_rule {
+    ($rules:expr, $lines:ident => $call:expr) => {
+        match super::line_rule::of($rules) {
+            super::line_rule::CASCADE => {
+                const $lines: u8 = super::line_rule::CASCADE;
+                $call
+            }
+            super::line_rule::BLOCK => {
+                const $lines: u8 = super::line_rule::BLOCK;
+                $call
+            }
+            _ => {
+                const $lines: u8 = super::line_rule::PASS;
+                $call
+            }
+        }
+    };
+}
+
 mod columns;
 mod micro;
 mod policy;

@@ -147,18 +147,16 @@ fn all_rules() -> Vec<Rules> {
     rules
 }
 
-/// [`play_micro_game_with`] with the `CASCADE` of `start`'s rules.
+/// [`play_micro_game_with`] with the line rule of `start`'s rules.
 fn micro_game_with<B: Bits>(
     bits: B,
     start: Position,
     rng: &mut Rng,
     moves: Option<&mut Vec<MoveRecord>>,
 ) -> Outcome {
-    if start.rules().claims_cascade() {
-        play_micro_game_with::<B, true>(bits, start, false, rng, moves)
-    } else {
-        play_micro_game_with::<B, false>(bits, start, false, rng, moves)
-    }
+    with_line_rule!(start.rules(), LINES => play_micro_game_with::<B, LINES>(
+        bits, start, false, rng, moves
+    ))
 }
 
 #[test]
@@ -290,11 +288,9 @@ fn check_uniform_games_follow_positions<B: Bits>(bits: B) {
                 let expected = uniform_game_by_positions(start, &mut rng.clone());
                 let mut moves = Vec::new();
                 let play = |rng: &mut Rng, moves: Option<&mut Vec<MoveRecord>>| {
-                    if rules.claims_cascade() {
-                        uniform::play_uniform_game_with::<B, true>(bits, start, false, rng, moves)
-                    } else {
-                        uniform::play_uniform_game_with::<B, false>(bits, start, false, rng, moves)
-                    }
+                    with_line_rule!(rules, LINES => uniform::play_uniform_game_with::<B, LINES>(
+                        bits, start, false, rng, moves
+                    ))
                 };
                 let outcome = play(&mut rng.clone(), Some(&mut moves));
                 assert_eq!((outcome, moves), expected, "{}", start.fen());

@@ -19,23 +19,18 @@ pub(super) fn play_uniform_game(
     rng: &mut Rng,
     moves: Option<&mut Vec<MoveRecord>>,
 ) -> Outcome {
-    let cascade = pos.rules().claims_cascade();
     #[cfg(target_arch = "x86_64")]
     if let Some(x86_v3) = X86V3::chosen() {
         // SAFETY: an `X86V3` exists only on a CPU with its features.
         return unsafe {
-            if cascade {
-                play_uniform_game_x86_v3::<true>(x86_v3, pos, swapped, rng, moves)
-            } else {
-                play_uniform_game_x86_v3::<false>(x86_v3, pos, swapped, rng, moves)
-            }
+            with_line_rule!(pos.rules(), LINES => play_uniform_game_x86_v3::<LINES>(
+                x86_v3, pos, swapped, rng, moves
+            ))
         };
     }
-    if cascade {
-        play_uniform_game_with::<_, true>(Portable, pos, swapped, rng, moves)
-    } else {
-        play_uniform_game_with::<_, false>(Portable, pos, swapped, rng, moves)
-    }
+    with_line_rule!(pos.rules(), LINES => play_uniform_game_with::<_, LINES>(
+        Portable, pos, swapped, rng, moves
+    ))
 }
 
 /// [`play_uniform_game_with`] compiled for the features of [`X86V3`], so
@@ -46,21 +41,21 @@ pub(super) fn play_uniform_game(
 /// The CPU must have these features.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt")]
-unsafe fn play_uniform_game_x86_v3<const CASCADE: bool>(
+unsafe fn play_uniform_game_x86_v3<const LINES: u8>(
     x86_v3: X86V3,
     pos: Position,
     swapped: bool,
     rng: &mut Rng,
     moves: Option<&mut Vec<MoveRecord>>,
 ) -> Outcome {
-    play_uniform_game_with::<_, CASCADE>(x86_v3, pos, swapped, rng, moves)
+    play_uniform_game_with::<_, LINES>(x86_v3, pos, swapped, rng, moves)
 }
 
 /// One uniform game from `pos`, the sampler's reaches on `bits`; the moves
 /// are played on the micro playouts' game, which keeps only what a game
-/// needs (`CASCADE`: [`super::super::Rules::claims_cascade`]).
+/// needs (`LINES`: the [`super::line_rule`] of its rules).
 #[inline(always)]
-pub(super) fn play_uniform_game_with<B: Bits, const CASCADE: bool>(
+pub(super) fn play_uniform_game_with<B: Bits, const LINES: u8>(
     bits: B,
     pos: Position,
     swapped: bool,
@@ -71,7 +66,7 @@ pub(super) fn play_uniform_game_with<B: Bits, const CASCADE: bool>(
     let mut game = MicroGame::new(&pos, swapped);
     let mut plies = 0;
     while let Some(m) = sampler.draw_with(bits, &game, rng) {
-        game.play_move::<B, CASCADE>(bits, m);
+        game.play_move::<B, LINES>(bits, m);
         plies += 1;
         if let Some(moves) = moves.as_deref_mut() {
             moves.push(record(m));
