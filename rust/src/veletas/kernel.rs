@@ -62,6 +62,26 @@ pub trait Bits: Copy {
         let k = rng.below(u64::from(set.count())) as u32;
         self.nth_square(set, k)
     }
+
+    /// The union of [`Bits::sight`] of every square of `from`.
+    #[inline(always)]
+    fn sights(self, from: Bitboard, blockers: Bitboard) -> Bitboard {
+        let mut seen = Bitboard::EMPTY;
+        for square in from {
+            seen |= self.sight(square, blockers);
+        }
+        seen
+    }
+
+    /// A uniform draw among the squares of `set` and one other choice
+    /// after them (a turn's shooters, then PASS): the `rng.below(count +
+    /// 1)`-th, `None` for the other choice.
+    #[inline(always)]
+    fn draw_or_other(self, set: Bitboard, rng: &mut Rng) -> Option<Square> {
+        let count = set.count();
+        let k = rng.below(u64::from(count) + 1) as u32;
+        (k < count).then(|| self.nth_square(set, k))
+    }
 }
 
 /// Plain bitboard code: the line tables of [`lines`] and [`Bitboard::nth`].
@@ -102,6 +122,11 @@ impl Bits for Portable {
     }
 
     #[inline(always)]
+    fn sights(self, from: Bitboard, blockers: Bitboard) -> Bitboard {
+        lines::lines_of_all(from, blockers)
+    }
+
+    #[inline(always)]
     fn nth_square(self, set: Bitboard, k: u32) -> Square {
         set.nth(k).expect("the set has more than k squares")
     }
@@ -122,6 +147,25 @@ impl Bits for Portable {
         let (word, k, base) = set.word_of(k, below);
         let running = if base == 0 { running_low } else { running_high };
         Square::from_index_unchecked(base + select_counted(word, running, k))
+    }
+
+    /// As [`Portable::draw_square`]: the count and the selection from one
+    /// pass over the bytes.
+    #[inline(always)]
+    fn draw_or_other(self, set: Bitboard, rng: &mut Rng) -> Option<Square> {
+        let (low, high) = (set.0 as u64, (set.0 >> 64) as u64);
+        let (running_low, running_high) = (running_counts(low), running_counts(high));
+        let below = (running_low >> 56) as u32;
+        let count = below + (running_high >> 56) as u32;
+        let k = rng.below(u64::from(count) + 1) as u32;
+        if k == count {
+            return None;
+        }
+        let (word, k, base) = set.word_of(k, below);
+        let running = if base == 0 { running_low } else { running_high };
+        Some(Square::from_index_unchecked(
+            base + select_counted(word, running, k),
+        ))
     }
 }
 

@@ -133,6 +133,63 @@ pub fn lines(from: Square, blockers: Bitboard) -> Bitboard {
     Bitboard(seen)
 }
 
+/// [`lines`] of every square of `from` together: the squares along their 8
+/// lines, each line ending at its first square in `blockers` (that
+/// included) or at the edge of the 10x10 grid.
+///
+/// All squares at once, a direction at a time, by occluded fills
+/// (Kogge-Stone: four doubling steps reach the 9 squares of the longest
+/// ray), where a square at a time took one [`lines`] each. A step off the
+/// grid lands on a padding bit or beyond the grid's bits, neither open nor
+/// kept.
+///
+/// # Examples
+///
+/// ```
+/// use _veletas::veletas::{Bitboard, Square, lines};
+///
+/// let square = |name: &str| name.parse::<Square>().unwrap();
+/// let from = Bitboard::from(square("a1")) | Bitboard::from(square("e5"));
+/// let blockers = Bitboard::from(square("a3"));
+/// let seen = lines::lines(square("a1"), blockers) | lines::lines(square("e5"), blockers);
+/// assert_eq!(lines::lines_of_all(from, blockers), seen);
+/// ```
+#[inline(always)]
+pub fn lines_of_all(from: Bitboard, blockers: Bitboard) -> Bitboard {
+    let open = Bitboard::FULL.0 & !blockers.0;
+    let mut seen = 0;
+    for step in [1, STRIDE - 1, STRIDE, STRIDE + 1] {
+        seen |= fill_up(from.0, open, step) << step;
+        seen |= fill_down(from.0, open, step) >> step;
+    }
+    Bitboard(seen & Bitboard::FULL.0)
+}
+
+/// `reached` with every square reached from it by steps of `step` bits up
+/// through `open` squares.
+#[inline(always)]
+fn fill_up(mut reached: u128, mut open: u128, step: u32) -> u128 {
+    reached |= open & reached << step;
+    open &= open << step;
+    reached |= open & reached << (2 * step);
+    open &= open << (2 * step);
+    reached |= open & reached << (4 * step);
+    open &= open << (4 * step);
+    reached | open & reached << (8 * step)
+}
+
+/// [`fill_up`] by steps down.
+#[inline(always)]
+fn fill_down(mut reached: u128, mut open: u128, step: u32) -> u128 {
+    reached |= open & reached >> step;
+    open &= open >> step;
+    reached |= open & reached >> (2 * step);
+    open &= open >> (2 * step);
+    reached |= open & reached >> (4 * step);
+    open &= open >> (4 * step);
+    reached | open & reached >> (8 * step)
+}
+
 /// The set of each bit index alone, for `highest` (a load beats a variable
 /// shift of a `u128`).
 static BITS: [u128; ROWS] = {
@@ -270,6 +327,64 @@ mod tests {
             );
             assert_eq!(star(from), naive_lines(from, Bitboard::EMPTY));
         }
+    }
+
+    #[test]
+    fn lines_of_all_are_the_union_of_each_squares_lines() {
+        let walk_all = |from: Bitboard, blockers: Bitboard| {
+            from.iter().fold(Bitboard::EMPTY, |seen, square| {
+                seen | naive_lines(square, blockers)
+            })
+        };
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for round in 0..3000 {
+            let random = |a: u64, b: u64| Bitboard(u128::from(a) << 64 | u128::from(b));
+            let blockers = random(next(), next()) & random(next(), next()) & Bitboard::FULL;
+            // From a few squares to many, inside the blockers or not (a
+            // shooter ends lines under some rules).
+            let mut from = random(next(), next()) & Bitboard::FULL;
+            for _ in 0..round % 5 {
+                from &= random(next(), next());
+            }
+            assert_eq!(
+                lines_of_all(from, blockers),
+                walk_all(from, blockers),
+                "{from}\n{blockers}"
+            );
+        }
+        // Every square alone, on an open board, on a full one, and on the
+        // smaller boards, whose squares off the board end lines.
+        let smaller = |size: u32| Bitboard::FULL - Bitboard::board(size);
+        for blockers in [
+            Bitboard::EMPTY,
+            Bitboard::FULL,
+            smaller(9),
+            smaller(7),
+            smaller(5),
+        ] {
+            for square in Bitboard::FULL {
+                let from = Bitboard::from(square);
+                assert_eq!(
+                    lines_of_all(from, blockers),
+                    walk_all(from, blockers),
+                    "{square}"
+                );
+            }
+            assert_eq!(
+                lines_of_all(Bitboard::FULL, blockers),
+                walk_all(Bitboard::FULL, blockers)
+            );
+        }
+        assert_eq!(
+            lines_of_all(Bitboard::EMPTY, Bitboard::EMPTY),
+            Bitboard::EMPTY
+        );
     }
 
     #[test]

@@ -548,19 +548,7 @@ impl MicroGame {
             movable
         };
         // The shooters, then PASS.
-        let shooters = movable.count();
-        let k = rng.below(u64::from(shooters) + 1) as u32;
-        let (target, decisions) = if k == shooters {
-            // The reaches' union: the sights' union, its empty squares.
-            let mut seen = Bitboard::EMPTY;
-            for shooter in self.shooters {
-                seen |= bits.sight(shooter, self.blockers);
-            }
-            let target = bits.draw_square(seen & self.empty, rng);
-            record(Move::Stone(target));
-            (target, 2)
-        } else {
-            let origin = bits.nth_square(movable, k);
+        let (target, decisions) = if let Some(origin) = bits.draw_or_other(movable, rng) {
             let destination = bits.draw(bits.reach(origin, self.blockers, self.empty), rng);
             self.move_shooter::<LINES>(origin, destination);
             let target = bits.draw(bits.reach(destination, self.blockers, self.empty), rng);
@@ -570,6 +558,12 @@ impl MicroGame {
                 target,
             });
             (target, 3)
+        } else {
+            // The reaches' union: the sights' union, its empty squares.
+            let seen = bits.sights(self.shooters, self.blockers);
+            let target = bits.draw_square(seen & self.empty, rng);
+            record(Move::Stone(target));
+            (target, 2)
         };
         self.shoot::<B, LINES>(bits, target);
         decisions
