@@ -23,6 +23,7 @@ test-solver: ## The exact solver against the plain minimax on 2,000 endgames of 
 	VELETAS_SOLVER_POSITIONS=2000 $(PYTHON) -m pytest tests/test_solving.py -k minimax -s -p no:randomly
 
 SECONDS ?= 600
+WORKERS ?= 1
 
 .PHONY: strength
 strength: ## The standard strength table: play SECONDS more of its games (resumed; ROWS=id,... for some rows), render docs/bots.md
@@ -33,12 +34,12 @@ ladder: ## The skill ladder: play SECONDS more of its steps (resumed), render do
 	$(PYTHON) scripts/strength.py --table ladder --seconds $(SECONDS)
 
 .PHONY: solve-5x5
-solve-5x5: ## Veletas 5x5/3's openings: solve SECONDS more of them (resumed), render docs/solved.md
-	$(PYTHON) scripts/solve_openings.py --size 5 --seconds $(SECONDS)
+solve-5x5: ## Veletas 5x5/3's openings: solve SECONDS more of them (resumed; WORKERS leaves at once), render docs/solved.md
+	$(PYTHON) scripts/solve_openings.py --size 5 --seconds $(SECONDS) --workers $(WORKERS)
 
 .PHONY: solve-6x6
-solve-6x6: ## Veletas 6x6/3's openings: solve SECONDS more of them (resumed), render docs/solved.md
-	$(PYTHON) scripts/solve_openings.py --size 6 --seconds $(SECONDS)
+solve-6x6: ## Veletas 6x6/3's openings: solve SECONDS more of them (resumed; WORKERS leaves at once), render docs/solved.md
+	$(PYTHON) scripts/solve_openings.py --size 6 --seconds $(SECONDS) --workers $(WORKERS)
 
 .PHONY: lint
 lint: ## ruff, mypy --strict and its stub check, rustfmt and clippy (needs the dev extra)

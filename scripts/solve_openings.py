@@ -115,6 +115,7 @@ def solve(args: argparse.Namespace) -> None:
                 skip={"swap"},
                 key=_key,
                 solve_if=lambda board: pieces_placed(board.fen()) >= args.solve_from,
+                workers=args.workers,
             )
             winner = search.run(seconds=min(args.slice, left))
             spent = list(progress.under(search.root.key))
@@ -244,6 +245,12 @@ def main() -> int:
     )
     parser.add_argument("--memory", type=int, default=64, help="a leaf's table, in MiB")
     parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="the leaves solved at once, each on a core with a table of its own (default 1)",
+    )
+    parser.add_argument(
         "--solve-from",
         type=int,
         default=SOLVE_FROM,
@@ -255,6 +262,8 @@ def main() -> int:
     args = parser.parse_args()
     if args.solve_from < 0:
         parser.error(f"--solve-from must be 0 or more, not {args.solve_from}")
+    if not 1 <= args.workers <= 256:
+        parser.error(f"--workers must be 1 to 256, not {args.workers}")
     try:
         if not args.render:
             solve(args)

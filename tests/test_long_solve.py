@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import random
 import re
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -113,6 +115,68 @@ def test_a_stopped_run_goes_on_where_it_stopped(tmp_path: Path) -> None:
     again = LongSolve(board, ProgressFile(path), leaf_nodes=20)
     assert again.winner == resumed.winner
     assert again.leaves == 0
+
+
+@pytest.mark.parametrize("size", [5, 6])
+def test_workers_find_the_one_call_solvers_winner(size: int, tmp_path: Path) -> None:
+    for number, board in enumerate(endgames(size, 5, 4, seed=size)):
+        path = tmp_path / f"{number}.jsonl"
+        search = LongSolve(board, ProgressFile(path), leaf_nodes=30, workers=3)
+        assert search.run() == winner_of(board), board.fen()
+        # No leaf is solved twice, though three are at once (a line of no
+        # positions records a position settled through the tree).
+        entries = [json.loads(line) for line in path.read_text().splitlines()]
+        solved = [entry["key"] for entry in entries if entry["nodes"] > 0]
+        assert solved
+        assert len(set(solved)) == len(solved)
+        proof = search.proof()
+        assert proof is not None
+        search.check(proof)
+
+
+def test_workers_solve_leaves_at_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The root's solve comes first, alone; the two after it, from its
+    # children, wait for each other: with two workers they meet, one after
+    # the other they would not.
+    meet = threading.Barrier(2, timeout=30)
+    solve = LongSolve._solve
+    calls = []
+
+    def meeting(self: LongSolve, *args: Any) -> Any:
+        calls.append(threading.current_thread().name)
+        if 2 <= len(calls) <= 3:
+            meet.wait()
+        return solve(self, *args)
+
+    monkeypatch.setattr(LongSolve, "_solve", meeting)
+    board = endgames(6, 7, 1, seed=11)[0]
+    search = LongSolve(board, ProgressFile(tmp_path / "p.jsonl"), leaf_nodes=20, workers=2)
+    assert search.run() == winner_of(board)
+    assert len(set(calls[1:3])) == 2
+
+
+def test_workers_stop_in_time_and_resume(tmp_path: Path) -> None:
+    board = endgames(6, 7, 1, seed=11)[0]
+    path = tmp_path / "progress.jsonl"
+    first = LongSolve(board, ProgressFile(path), leaf_nodes=20, workers=2)
+    assert first.run(leaves=6) is None
+    assert 6 <= first.leaves < 8
+    resumed = LongSolve(board, ProgressFile(path), leaf_nodes=20, workers=2)
+    assert resumed.run() == winner_of(board)
+    keys = [json.loads(line)["key"] for line in path.read_text().splitlines()]
+    searched = [json.loads(line) for line in path.read_text().splitlines()]
+    solved = [entry["key"] for entry in searched if entry["nodes"] > 0]
+    assert len(set(solved)) == len(solved), "a leaf was solved twice"
+    assert keys
+    # A run out of time records no solve that the time cut short.
+    hard = veletas.Board(size=6, shooters=3)
+    late = tmp_path / "late.jsonl"
+    started = time.monotonic()
+    assert LongSolve(hard, ProgressFile(late), workers=2).run(seconds=0.5) is None
+    assert time.monotonic() - started < 30
+    for line in late.read_text().splitlines() if late.exists() else []:
+        entry = json.loads(line)
+        assert entry["winner"] is not None or entry["nodes"] >= 1_000_000
 
 
 def test_a_settled_root_needs_no_search(tmp_path: Path) -> None:
@@ -292,6 +356,10 @@ def test_bad_arguments_are_refused(tmp_path: Path) -> None:
         LongSolve(board, progress, memory=1)
     with pytest.raises(LimitError, match=r"leaves must be 1 to .*, not 0"):
         LongSolve(board, progress).run(leaves=0)
+    with pytest.raises(LimitError, match=r"workers must be 1 to .*, not 0"):
+        LongSolve(board, progress, workers=0)
+    with pytest.raises(TypeError, match="workers must be an int"):
+        LongSolve(board, progress, workers=2.0)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="solve_if must be callable, not int"):
         LongSolve(board, progress, solve_if=5)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="key must be callable, not str"):

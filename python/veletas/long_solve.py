@@ -10,7 +10,10 @@ symmetries into it). A leaf is first given to :func:`veletas.solve` with
 being leaves in turn. Proof and disproof numbers, counted over the tree
 (a fresh leaf: 1 to prove the side to act wins, its number of legal moves to
 refute it), choose the leaf to work on next, as in PN² search (Breuker, van
-den Herik and Uiterwijk).
+den Herik and Uiterwijk). With ``workers`` above 1, as many leaves are solved
+at once, each on a thread of its own (the native solver runs without the
+GIL): the most-proving leaf that is not being solved already goes to each
+free worker, as in job-level proof-number search (Wu, Lin and others).
 
 >>> import veletas, tempfile, pathlib
 >>> from veletas.long_solve import LongSolve, ProgressFile
@@ -28,6 +31,7 @@ import json
 import os
 import time
 from collections.abc import Callable, Collection, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from operator import attrgetter
 from pathlib import Path
 from typing import Any
@@ -40,8 +44,9 @@ from veletas.limits import (
     check_seconds,
     check_solve_nodes,
     check_solver_memory,
+    check_threads,
 )
-from veletas.solving import Proof, Solver, solve
+from veletas.solving import Proof, Solver, SolveResult, solve
 
 __all__ = ["INFINITE", "LongSolve", "ProgressFile", "Settled"]
 
@@ -214,6 +219,10 @@ class LongSolve:
         every one); a leaf it turns down is expanded at once, as one whose
         solve its budget left unknown. For positions too far from the end
         for ``leaf_nodes`` to settle, whose solves would be spent in vain.
+    :param workers: the leaves solved at once, each on a thread with a
+        solver of its own (``memory`` each). The winner is the same for any
+        number; with more than one, which leaves are solved, and their order
+        in the progress file, depend on which solve ends first.
     """
 
     def __init__(
@@ -226,6 +235,7 @@ class LongSolve:
         skip: Collection[str] = (),
         key: Key | None = None,
         solve_if: Callable[[Any], bool] | None = None,
+        workers: int = 1,
     ) -> None:
         if board.is_game_over():
             raise ValueError(f"the game is over in {board.fen()!r}: there is nothing to solve")
@@ -234,7 +244,9 @@ class LongSolve:
                 raise TypeError(f"{name} must be callable, not {type(function).__name__}")
         self.leaf_nodes = check_solve_nodes(leaf_nodes, "leaf_nodes")
         self.memory = check_solver_memory(memory)
-        self._solver = Solver(memory=self.memory)
+        self.workers = check_threads(workers, "workers")
+        # The solvers not solving a leaf now, each with its table.
+        self._idle = [Solver(memory=self.memory) for _ in range(self.workers)]
         self.progress = progress
         self._key: Key = key if key is not None else _fen
         self._solve_if = solve_if
@@ -267,6 +279,8 @@ class LongSolve:
             leaves = check_solve_nodes(leaves, "leaves")
         deadline = None if seconds is None else time.monotonic() + seconds
         stop = None if leaves is None else self.leaves + leaves
+        if self.workers > 1:
+            return self._run_workers(deadline, stop)
         while self.winner is None and self.leaves != stop:
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
@@ -277,11 +291,66 @@ class LongSolve:
                 pass
             elif leaf.tried or (self._solve_if is not None and not self._solve_if(leaf.board)):
                 self._expand(leaf)
-            elif not self._solve_leaf(leaf, left):
+            elif not self._record(leaf, self._solve(self._idle[0], leaf, left)):
                 break
             for node in reversed(path):
                 self._update(node)
         return self.winner
+
+    def _run_workers(self, deadline: float | None, stop: int | None) -> int | None:
+        """:meth:`run` with ``workers`` leaves solved at once: each free
+        worker takes the most-proving leaf not being solved, and each leaf
+        solved is recorded, and the tree's numbers worked out again, as its
+        solve ends."""
+        running: dict[Future[SolveResult], tuple[_Node, list[_Node], Solver]] = {}
+        cut_short = False
+        with ThreadPoolExecutor(self.workers, thread_name_prefix="long-solve") as pool:
+            while True:
+                left = None if deadline is None else deadline - time.monotonic()
+                # Hand out leaves while workers are free and leaves are left
+                # to start (the ones solved so far and running count).
+                while (
+                    self._idle
+                    and self.winner is None
+                    and not cut_short
+                    and (left is None or left > 0)
+                    and (stop is None or self.leaves + len(running) < stop)
+                ):
+                    path = self._select_free({leaf for leaf, _, _ in running.values()})
+                    if path is None:
+                        break
+                    leaf = path[-1]
+                    if leaf.winner is not None:
+                        pass
+                    elif leaf.tried or (
+                        self._solve_if is not None and not self._solve_if(leaf.board)
+                    ):
+                        self._expand(leaf)
+                    else:
+                        solver = self._idle.pop()
+                        job = pool.submit(self._solve, solver, leaf, left)
+                        running[job] = (leaf, path, solver)
+                        continue
+                    for node in reversed(path):
+                        self._update(node)
+                if not running:
+                    return self.winner
+                done, _ = wait(running, return_when=FIRST_COMPLETED)
+                for job in done:
+                    leaf, path, solver = running.pop(job)
+                    self._idle.append(solver)
+                    if not self._record(leaf, job.result()):
+                        cut_short = True
+                    for node in reversed(path):
+                        self._update(node)
+
+    def _solve(self, solver: Solver, leaf: _Node, left: float | None) -> SolveResult:
+        """The native solve of ``leaf`` by ``solver`` within ``left``
+        seconds (on a worker's thread, the GIL released)."""
+        # The value alone: the proof of a leaf is built when the whole
+        # proof is (`proof`), and building it here after a long solve can
+        # take far longer than the solve.
+        return solver.solve(leaf.board, max_nodes=self.leaf_nodes, seconds=left, max_proof=0)
 
     def line(self) -> list[str]:
         """A line of moves from the root to a position the tree does not
@@ -362,32 +431,66 @@ class LongSolve:
         return node
 
     def _select(self) -> list[_Node]:
+        """The path from the root to the most-proving leaf."""
         node, path = self.root, [self.root]
         while (children := node.children) is not None:
-            # A position shared by several lines may have changed under another.
-            for child in children:
-                self._update(child)
-            self._update(node)
+            self._refresh(node)
             if node.winner is not None:
                 break
             node = min(children, key=_proof if node.to_act == self.prover else _disproof)
             path.append(node)
         return path
 
-    def _solve_leaf(self, leaf: _Node, left: float | None) -> bool:
-        # The value alone: the proof of a leaf is built when the whole
-        # proof is (`proof`), and building it here after a long solve can
-        # take far longer than the solve.
-        result = self._solver.solve(
-            leaf.board,
-            max_nodes=self.leaf_nodes,
-            seconds=left,
-            max_proof=0,
-        )
+    def _select_free(self, busy: Collection[_Node]) -> list[_Node] | None:
+        """The path from the root to the most-proving leaf that is not in
+        ``busy`` (leaves being solved), or None without one: a node whose
+        best child leads only to busy leaves takes its next best."""
+        if not busy:
+            return self._select()
+        return self._select_from(self.root, busy, set())
+
+    def _select_from(
+        self, node: _Node, busy: Collection[_Node], seen: set[int]
+    ) -> list[_Node] | None:
+        # `seen`: the nodes already searched through on this selection, so
+        # that a position shared by several lines is not searched twice.
+        if node in busy or id(node) in seen:
+            return None
+        seen.add(id(node))
+        children = node.children
+        if children is None:
+            return [node]
+        self._refresh(node)
+        if node.winner is not None:
+            return [node]
+        numbers = _proof if node.to_act == self.prover else _disproof
+        for child in sorted(children, key=numbers):
+            if numbers(child) >= INFINITE:
+                break
+            path = self._select_from(child, busy, seen)
+            if path is not None:
+                return [node, *path]
+        return None
+
+    def _refresh(self, node: _Node) -> None:
+        """Works out the numbers of an expanded node's children, then its
+        own: a position shared by several lines may have changed under
+        another."""
+        assert node.children is not None
+        for child in node.children:
+            self._update(child)
+        self._update(node)
+
+    def _record(self, leaf: _Node, result: SolveResult) -> bool:
+        """Records the solve of ``leaf``; false if the time cut it short
+        (then nothing is recorded, and a later run solves it again)."""
         self.leaves += 1
         self.searched += result.nodes
         if result.value == "unknown" and result.nodes < self.leaf_nodes:
             return False
+        if leaf.winner is not None:
+            # Settled through the tree while it was being solved.
+            return True
         winner = None
         if result.value != "unknown":
             winner = leaf.to_act if result.value == "win" else 1 - leaf.to_act
