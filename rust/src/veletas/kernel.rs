@@ -140,32 +140,57 @@ impl Bits for Portable {
 
     #[inline(always)]
     fn draw_square(self, set: Bitboard, rng: &mut Rng) -> Square {
-        let (low, high) = (set.0 as u64, (set.0 >> 64) as u64);
-        let (running_low, running_high) = (running_counts(low), running_counts(high));
-        let below = (running_low >> 56) as u32;
-        let k = rng.below(u64::from(below + (running_high >> 56) as u32)) as u32;
-        let (word, k, base) = set.word_of(k, below);
-        let running = if base == 0 { running_low } else { running_high };
-        Square::from_index_unchecked(base + select_counted(word, running, k))
+        let counted = Counted::of(set);
+        counted.nth(rng.below(u64::from(counted.count())) as u32)
     }
 
     /// As [`Portable::draw_square`]: the count and the selection from one
     /// pass over the bytes.
     #[inline(always)]
     fn draw_or_other(self, set: Bitboard, rng: &mut Rng) -> Option<Square> {
-        let (low, high) = (set.0 as u64, (set.0 >> 64) as u64);
-        let (running_low, running_high) = (running_counts(low), running_counts(high));
-        let below = (running_low >> 56) as u32;
-        let count = below + (running_high >> 56) as u32;
-        let k = rng.below(u64::from(count) + 1) as u32;
-        if k == count {
-            return None;
+        let counted = Counted::of(set);
+        let k = rng.below(u64::from(counted.count()) + 1) as u32;
+        (k < counted.count()).then(|| counted.nth(k))
+    }
+}
+
+/// A set with the running bit counts of its low and high words' bytes
+/// ([`running_counts`]): its count and its `k`-th square from one pass over
+/// the bytes.
+#[derive(Clone, Copy)]
+struct Counted {
+    set: Bitboard,
+    low: u64,
+    high: u64,
+}
+
+impl Counted {
+    #[inline(always)]
+    fn of(set: Bitboard) -> Counted {
+        Counted {
+            set,
+            low: running_counts(set.0 as u64),
+            high: running_counts((set.0 >> 64) as u64),
         }
-        let (word, k, base) = set.word_of(k, below);
-        let running = if base == 0 { running_low } else { running_high };
-        Some(Square::from_index_unchecked(
-            base + select_counted(word, running, k),
-        ))
+    }
+
+    /// The squares in the low word (its running count's top byte).
+    #[inline(always)]
+    fn below(self) -> u32 {
+        (self.low >> 56) as u32
+    }
+
+    #[inline(always)]
+    fn count(self) -> u32 {
+        self.below() + (self.high >> 56) as u32
+    }
+
+    /// The `k`-th lowest square, for `k` below the count.
+    #[inline(always)]
+    fn nth(self, k: u32) -> Square {
+        let (word, k, base) = self.set.word_of(k, self.below());
+        let running = if base == 0 { self.low } else { self.high };
+        Square::from_index_unchecked(base + select_counted(word, running, k))
     }
 }
 
