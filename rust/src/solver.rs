@@ -53,6 +53,17 @@ pub trait Solvable: Game + Copy + Eq + std::hash::Hash {
     /// play, roughly.
     fn empty_cells(&self) -> u32;
 
+    /// The number for refuting the seat to act that a position not
+    /// searched yet starts with in the middle of a turn (its seat to act
+    /// made the decision before), where this state's decision leads to
+    /// one; the other number stays 1. Refuting it takes refuting each of
+    /// the decisions left in the turn, and this many stand for them, so
+    /// that the search looks for a refutation there less eagerly. The
+    /// default, 1, counts it as any other position (docs/solve.md).
+    fn mid_turn_weight(&self) -> u32 {
+        1
+    }
+
     /// Puts the most promising actions of the seat to act first (ties keep
     /// the given order); the default keeps the ascending id order.
     fn order_actions(&self, actions: &mut Vec<Action>) {
@@ -590,6 +601,11 @@ impl<G: Solvable> Solver<G> {
     /// The numbers of a state not expanded here: the end of the game, the
     /// table's, or (1, 1).
     fn evaluate(&self, state: &G, filed: &Filed<G::Key>) -> (u32, u32) {
+        self.evaluate_or(state, filed, (1, 1))
+    }
+
+    /// [`Solver::evaluate`], with `unsearched` for a state the table lacks.
+    fn evaluate_or(&self, state: &G, filed: &Filed<G::Key>, unsearched: (u32, u32)) -> (u32, u32) {
         if let Some(seat) = state.winner() {
             return if seat == self.prover {
                 (0, INF)
@@ -600,7 +616,7 @@ impl<G: Solvable> Solver<G> {
         if G::MAY_REPEAT && self.path.contains(state) {
             return (INF, 0);
         }
-        self.table.get(&filed.key, filed.hash).unwrap_or((1, 1))
+        self.table.get(&filed.key, filed.hash).unwrap_or(unsearched)
     }
 
     fn out_of_budget(&mut self, stop: &AtomicBool, progress: &mut dyn FnMut(&Progress)) -> bool {
@@ -667,8 +683,20 @@ impl<G: Solvable> Solver<G> {
         }
         // Looked up once all are made: each look-up mostly waits on memory,
         // and the buckets asked for above arrive meanwhile.
+        let mover = state.seat_to_act();
+        let weight = state.mid_turn_weight();
+        let mid_turn = if mover == self.prover {
+            (1, weight)
+        } else {
+            (weight, 1)
+        };
         for child in &mut children {
-            (child.pn, child.dn) = self.evaluate(&child.state, &child.filed);
+            let unsearched = if child.state.seat_to_act() == mover {
+                mid_turn
+            } else {
+                (1, 1)
+            };
+            (child.pn, child.dn) = self.evaluate_or(&child.state, &child.filed, unsearched);
         }
         self.spare_actions = actions;
         self.made += children.len() as u64;

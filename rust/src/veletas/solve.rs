@@ -169,6 +169,15 @@ impl Solvable for DecisionState {
         (key, position.zobrist_hash() ^ stage_key(self))
     }
 
+    /// A turn's destination or target to choose: 8 on boards up to 6x6,
+    /// where leaves of the 5x5 openings settle in about half the
+    /// positions they take at 1 (4 does as well, 12 and 16 worse), and 1
+    /// on bigger ones, whose endgames take more positions with it
+    /// (docs/solve.md).
+    fn mid_turn_weight(&self) -> u32 {
+        if self.size() <= 6 { 8 } else { 1 }
+    }
+
     /// Shots next to an unclaimed shooter first: they are the ones that
     /// can trap it, and a claim is final.
     fn order_actions(&self, actions: &mut Vec<Action>) {
