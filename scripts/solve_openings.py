@@ -36,11 +36,11 @@ SHOOTERS = 3
 NAMES = ("black", "white")
 MAX_CHECKED = 1_000_000
 """The biggest proof put together and checked, in positions."""
-LEAF_NODES = 64_000_000
+LEAF_NODES = 16_000_000
 """The budget of a leaf's solve, in positions: leaves of the 5x5 openings'
-search that 1,000,000 left unknown are settled with 1.6 times fewer
-positions searched in all by leaves of 16,000,000, and 1.4 times fewer
-again by leaves of 64,000,000 (docs/solved.md)."""
+search that 1,000,000 left unknown are settled with 1.9 times fewer
+positions searched in all by leaves of 16,000,000, and as many by leaves
+of 64,000,000, whose failures cost four times as much (docs/solved.md)."""
 SOLVE_FROM = 5
 """The pieces placed past the opening from which a leaf is given to the
 native solver: of the 10,046 leaves of 5x5 and 6x6 with fewer (White's
