@@ -681,8 +681,7 @@ impl<G: Solvable> Solver<G> {
                 coincides,
             });
         }
-        // Looked up once all are made: each look-up mostly waits on memory,
-        // and the buckets asked for above arrive meanwhile.
+        // A fresh child where the mover decides again: the game's weight.
         let mover = state.seat_to_act();
         let weight = state.mid_turn_weight();
         let mid_turn = if mover == self.prover {
@@ -690,6 +689,8 @@ impl<G: Solvable> Solver<G> {
         } else {
             (weight, 1)
         };
+        // Looked up once all are made: each look-up mostly waits on memory,
+        // and the buckets asked for above arrive meanwhile.
         for child in &mut children {
             let unsearched = if child.state.seat_to_act() == mover {
                 mid_turn
